@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# sched-compat-yield: an aggressive sched_yield() for Linux 6.1 (CFS) and
+# 6.12 (EEVDF), and the tools that show what it does.
+#
+#   make demo        build the patched kernel, boot it, compare CPU shares
+#   make check       all tests: host checks and the selftests in both guests
+#
+# Variables: KVER=6.12|6.1, PATCHED=1|0, DURATION=seconds per benchmark run.
+
+KVER     ?= 6.12
+PATCHED  ?= 1
+DURATION ?= 30
+RESULTS  ?= $(CURDIR)/results
+export KVER PATCHED DURATION RESULTS
+
+.PHONY: all deps userspace selftests kernel vm-test shell demo check \
+	checkpatch clean help
+
+all: userspace selftests
+
+help:
+	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	@bash vm/deps.sh
+
+userspace:
+	@$(MAKE) -s -C userspace OUTPUT=$(RESULTS)/bin
+
+selftests:
+	@bash vm/build-selftests.sh $(RESULTS)/bin
+
+kernel: deps
+	@bash vm/build-kernel.sh $(KVER) $(PATCHED) >/dev/null
+
+vm-test: deps userspace selftests
+	@bash tests/guest.sh $(KVER) $(PATCHED)
+
+shell: deps userspace selftests
+	@bash vm/run.sh --shell --out $(RESULTS)/shell-$(KVER) \
+		--kernel "$$(bash vm/build-kernel.sh $(KVER) $(PATCHED))"
+
+demo: deps userspace selftests
+	@bash vm/demo.sh
+
+check:
+	@bash tests/run-all.sh
+
+checkpatch: deps
+	@bash vm/checkpatch.sh
+
+clean:
+	rm -rf $(RESULTS)
+	@$(MAKE) -s -C userspace clean

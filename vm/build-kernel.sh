@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-kernel.sh KVER PATCHED: build a small guest kernel from Debian's
+# linux-source-KVER, with the series from kernel-patches/vKVER applied when
+# PATCHED=1, on top of tinyconfig plus vm/guest.config.
+#
+# Work trees live outside the checkout in $SCY_CACHE/work/KVER-{stock,patched}
+# so that ccache and make see the same paths each time; only files whose
+# content changed are rebuilt. The finished kernel is stored under
+# $SCY_CACHE/kernels/<key>, key = version + patch hash + config hash, and its
+# path is printed on stdout.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kver=${1:?usage: build-kernel.sh KVER PATCHED}
+patched=${2:-1}
+kver_check "$kver"
+[[ $patched == 0 || $patched == 1 ]] || die "PATCHED must be 0 or 1"
+ensure_deps
+
+flavor=stock
+frags=("$SCY_REPO/vm/guest.config")
+if [[ $patched == 1 ]]; then
+	flavor=patched
+	frags+=("$SCY_REPO/vm/patched.config")
+fi
+key=$(basename "$(build_dir "$kver" "$patched" "${frags[@]:1}")")
+out=$SCY_CACHE/kernels/$key
+if [[ -f $out/bzImage && -f $out/.done ]]; then
+	log "kernel $kver-$flavor is cached ($key)"
+	echo "$out"
+	exit 0
+fi
+
+ref=$(ref_tree "$kver")
+debver=$(debian_version "$kver")
+work=$SCY_CACHE/work/$kver-$flavor
+mkdir -p "$work" "$SCY_CACHE/kernels"
+
+# 2. Work tree = pristine + series. rsync restores files an earlier series
+# touched; those get a fresh mtime so that make rebuilds them.
+src=$work/src
+log "syncing work tree $src"
+mkdir -p "$src"
+rsync -a --delete --exclude=/.extracted --itemize-changes "$ref/" "$src/" |
+	awk '$1 ~ /^>f/ { sub(/^[^ ]+ /, ""); print }' |
+	(cd "$src" && xargs -r -d '\n' touch --)
+if [[ $patched == 1 ]]; then
+	pdir=$SCY_REPO/kernel-patches/v$kver
+	[[ -f $pdir/series ]] || die "no series file in kernel-patches/v$kver"
+	while read -r p; do
+		[[ -z $p || $p == \#* ]] && continue
+		log "applying $p"
+		patch -d "$src" -p1 -s --no-backup-if-mismatch <"$pdir/$p" ||
+			die "kernel-patches/v$kver/$p does not apply to Debian $debver"
+	done <"$pdir/series"
+fi
+
+# 3. Configuration: tinyconfig + fragments, checked.
+obj=$work/obj
+mkdir -p "$obj"
+kmake() { make -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
+chash=$(config_hash "${frags[@]:1}")
+if [[ ! -f $obj/.config || $(cat "$obj/.scy-config-hash" 2>/dev/null) != "$chash" ]]; then
+	log "configuring: tinyconfig + ${frags[*]##*/}"
+	kmake -s tinyconfig >/dev/null
+	KCONFIG_CONFIG=$obj/.config "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+		"$obj/.config" "${frags[@]}" >"$work/merge.log" 2>&1
+	kmake -s olddefconfig >/dev/null
+	echo "$chash" >"$obj/.scy-config-hash"
+fi
+bad=0
+for f in "${frags[@]}"; do
+	while IFS= read -r line; do
+		[[ $line == CONFIG_* ]] || continue
+		grep -qxF "$line" "$obj/.config" || {
+			log "config: '$line' from ${f##*/} did not survive olddefconfig"
+			bad=1
+		}
+	done <"$f"
+done
+[[ $bad == 0 ]] || die "configuration check failed"
+
+# 4. Build, with progress.
+export CCACHE_DIR=${CCACHE_DIR:-$SCY_CACHE/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+blog=$work/build.log
+log "building $kver-$flavor with $(nproc) jobs (log: $blog)"
+start=$(date +%s)
+kmake -j"$(nproc)" all >"$blog" 2>&1 &
+pid=$!
+while kill -0 "$pid" 2>/dev/null; do
+	sleep 20 &
+	wait $! || true
+	kill -0 "$pid" 2>/dev/null || break
+	log "  $kver-$flavor: $(grep -c '^  CC' "$blog" || true) files compiled, $(( $(date +%s) - start )) s"
+done
+if ! wait "$pid"; then
+	tail -n 30 "$blog" >&2
+	die "kernel build failed (log: $blog)"
+fi
+log "built $kver-$flavor in $(( $(date +%s) - start )) s; warnings: $(grep -c 'warning:' "$blog" || true)"
+
+rm -rf "$out"
+mkdir -p "$out"
+cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$obj/System.map" "$blog" "$out/"
+ln -sfn "$obj" "$out/kdir"
+echo "$debver" >"$out/debian-version"
+touch "$out/.done"
+echo "$out"

@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# checkpatch.pl --strict on every patch of every series, run in a copy of
+# Debian's tree with the series applied (so that the checks that look at the
+# tree, e.g. documented boot parameters and MAINTAINERS, run too). Any
+# error, warning or check fails. TAP output.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 fail=0
+for pdir in "$SCY_REPO"/kernel-patches/v*/; do
+	kver=$(basename "$pdir")
+	kver=${kver#v}
+	ref=$(ref_tree "$kver")
+	tree=$tmp/$kver
+	# A tree of symlinks to the pristine files, with real copies of the
+	# files the series touches, patched.
+	cp -as "$ref" "$tree"
+	patches=$(grep -v '^#' "$pdir/series")
+	for f in $(cd "$pdir" && cat $patches | sed -n 's#^+++ b/##p' | sort -u); do
+		rm -f "$tree/$f"
+		[[ -f $ref/$f ]] && cp "$ref/$f" "$tree/$f"
+	done
+	for p in $patches; do
+		patch -d "$tree" -p1 -s <"$pdir/$p" >/dev/null
+	done
+	for p in $patches; do
+		n=$((n + 1))
+		if out=$(cd "$tree" && ./scripts/checkpatch.pl --strict --quiet "$pdir/$p" 2>&1) &&
+			[[ -z $out ]]; then
+			echo "ok $n - checkpatch --strict v$kver/$p"
+		else
+			echo "not ok $n - checkpatch --strict v$kver/$p"
+			echo "$out" | sed 's/^/#   /'
+			fail=1
+		fi
+	done
+done
+echo "1..$n"
+exit $fail

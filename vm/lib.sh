@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common helpers for the build and guest scripts. Source it, do not run it.
+
+SCY_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SCY_CACHE=${SCY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sched-compat-yield}
+export SCY_REPO SCY_CACHE
+
+log() { printf '[scy] %s\n' "$*" >&2; }
+die() { printf '[scy] error: %s\n' "$*" >&2; exit 1; }
+
+# Debian packages the project needs, by the command or file that shows them.
+# Format: "package:probe" where probe is a command name or an absolute path.
+SCY_PACKAGES=(
+	build-essential:gcc
+	bc:bc
+	bison:bison
+	flex:flex
+	libelf-dev:/usr/include/libelf.h
+	libssl-dev:/usr/include/openssl/ssl.h
+	cpio:cpio
+	rsync:rsync
+	ccache:ccache
+	xz-utils:xz
+	git:git
+	python3:python3
+	qemu-system-x86:qemu-system-x86_64
+	busybox-static:/bin/busybox
+	iproute2:ip
+	gnuplot-nox:gnuplot
+	trace-cmd:trace-cmd
+	stress-ng:stress-ng
+	linux-source-6.1:/usr/src/linux-source-6.1.tar.xz
+	linux-source-6.12:/usr/src/linux-source-6.12.tar.xz
+)
+
+# ensure_deps: install whatever of SCY_PACKAGES is missing, saying what.
+ensure_deps() {
+	local missing=() entry pkg probe
+	for entry in "${SCY_PACKAGES[@]}"; do
+		pkg=${entry%%:*}
+		probe=${entry#*:}
+		if [[ $probe == /* ]]; then
+			[[ -e $probe ]] && continue
+		else
+			command -v "$probe" >/dev/null 2>&1 && continue
+		fi
+		missing+=("$pkg")
+	done
+	[[ ${#missing[@]} -eq 0 ]] && return 0
+	log "missing Debian packages: ${missing[*]}"
+	if [[ $(id -u) -ne 0 ]]; then
+		die "installing them needs root: run 'apt-get install ${missing[*]}' as root, or run this command as root"
+	fi
+	command -v apt-get >/dev/null 2>&1 || die "apt-get not found: this project expects Debian 12"
+	log "installing with apt-get: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null || die "apt-get update failed"
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+		die "apt-get install ${missing[*]} failed"
+	log "installed: ${missing[*]}"
+}
+
+# kver_check VERSION: only the two Debian LTS kernels are supported.
+kver_check() {
+	case $1 in
+	6.1 | 6.12) ;;
+	*) die "KVER must be 6.1 or 6.12 (got '$1')" ;;
+	esac
+}
+
+# Debian package version of linux-source-$1, e.g. 6.12.117-1~deb12u1.
+debian_version() {
+	dpkg-query -W -f='${Version}' "linux-source-$1" 2>/dev/null || echo unknown
+}
+
+# patch_hash KVER: hash of the series that a patched build applies.
+patch_hash() {
+	local dir=$SCY_REPO/kernel-patches/v$1
+	[[ -f $dir/series ]] || { echo none; return; }
+	(cd "$dir" && cat series $(grep -v '^#' series)) | sha256sum | cut -c1-12
+}
+
+config_hash() {
+	cat "$SCY_REPO/vm/guest.config" "$@" | sha256sum | cut -c1-12
+}
+
+# build_dir KVER PATCHED [extra fragments]: where that kernel is built.
+build_dir() {
+	local kver=$1 patched=$2 ph
+	shift 2
+	if [[ $patched == 1 ]]; then ph=$(patch_hash "$kver"); else ph=stock; fi
+	echo "$SCY_CACHE/build/$kver-$(debian_version "$kver")-$ph-$(config_hash "$@")"
+}
+
+# ref_tree KVER: path of the pristine Debian source tree of KVER, extracted
+# from /usr/src/linux-source-KVER.tar.xz on first use.
+ref_tree() {
+	local kver=$1 debver ref tarball
+	kver_check "$kver"
+	debver=$(debian_version "$kver")
+	ref=$SCY_CACHE/ref/$kver-$debver
+	tarball=/usr/src/linux-source-$kver.tar.xz
+	if [[ ! -f $ref/.extracted ]]; then
+		[[ -f $tarball ]] || die "$tarball missing: install linux-source-$kver"
+		log "extracting $tarball (Debian $debver), about a minute"
+		rm -rf "$ref" "$ref.tmp"
+		mkdir -p "$ref.tmp"
+		tar -C "$ref.tmp" -xf "$tarball"
+		mv "$ref.tmp/linux-source-$kver" "$ref"
+		rmdir "$ref.tmp"
+		touch "$ref/.extracted"
+	fi
+	echo "$ref"
+}
