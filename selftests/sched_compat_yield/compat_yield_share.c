@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched_compat_yield: CPU share of a sched_yield() caller against CPU hogs.
+ *
+ * Every scenario pins its workers to one CPU and runs them for a fixed time
+ * (default 30 s, -d SECONDS or SCY_DURATION).  Worker 0 calls sched_yield()
+ * ("the yielder", getppid() in the baseline), the others ("hogs") getppid().
+ *
+ * If /sys/kernel/sched_compat_yield exists and we are root, every scenario
+ * runs with the knob at 0 and at 1 and the knob's prior value is restored at
+ * exit.  Asserted: the baseline splits the CPU 50/50 (+- 3 points) at every
+ * knob value, and with the knob at 1 the yielder gets at most 1% of the
+ * loop iterations in every yield scenario.  Knob 0 (and stock kernel)
+ * numbers are reported, not asserted.
+ *
+ * Every run prints a "# result key=value ..." line; -o FILE also writes
+ * them as CSV.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../kselftest.h"
+#include "share.h"
+
+#define BASELINE_SHARE		0.50
+#define BASELINE_TOL		0.03
+#define KNOB1_MAX_COUNTER_SHARE	0.01
+
+#define NO_KNOB_REASON \
+	"kernel has no " SCY_KNOB_SYSFS \
+	" (CONFIG_SCHED_COMPAT_YIELD unset or unpatched kernel)"
+
+struct scenario {
+	const char *name;
+	enum scy_role role0;
+	int nr_hogs;
+	enum scy_placement placement;
+};
+
+static const struct scenario scenarios[] = {
+	{ "baseline",      SCY_ROLE_GETPPID, 1, SCY_PLACE_SAME },
+	{ "yield-1hog",    SCY_ROLE_YIELD,   1, SCY_PLACE_SAME },
+	{ "yield-3hogs",   SCY_ROLE_YIELD,   3, SCY_PLACE_SAME },
+	{ "yield-session", SCY_ROLE_YIELD,   1, SCY_PLACE_SESSION },
+	{ "yield-cgroup",  SCY_ROLE_YIELD,   1, SCY_PLACE_CGROUP },
+};
+
+#define NR_SCENARIOS	((int)ARRAY_SIZE(scenarios))
+#define NR_YIELD	(NR_SCENARIOS - 1)
+/* test points per scenario run: two for the baseline, one per yield run */
+#define POINTS_PER_KNOB	(2 + NR_YIELD)
+
+static int knob_prior = -1;
+static volatile sig_atomic_t knob_changed;
+
+static void restore_knob(void)
+{
+	if (knob_changed && knob_prior >= 0) {
+		scy_knob_write(knob_prior);
+		knob_changed = 0;
+	}
+}
+
+static void on_signal(int sig)
+{
+	scy_emergency_cleanup();
+	restore_knob();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void usage(const char *prog, FILE *f)
+{
+	fprintf(f,
+		"usage: %s [-d SECONDS] [-c CPU] [-o CSV]\n"
+		"  -d SECONDS  length of each run (default 30, env SCY_DURATION)\n"
+		"  -c CPU      CPU the workers run on (default: highest allowed)\n"
+		"  -o CSV      also write the results as CSV to this file\n",
+		prog);
+}
+
+static int parse_duration(const char *s, double *d)
+{
+	char *end;
+
+	errno = 0;
+	*d = strtod(s, &end);
+	if (errno || end == s || *end || !(*d > 0) || !isfinite(*d) ||
+	    *d > 1e6)
+		return -1;
+	return 0;
+}
+
+static int parse_cpu(const char *s, int *cpu)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v >= CPU_SETSIZE)
+		return -1;
+	*cpu = (int)v;
+	return 0;
+}
+
+static double dabs(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+static void report_baseline(const char *tag, int ret, const char *err,
+			    const struct scy_result *res)
+{
+	double cs = res->yielder_counter_share, ts = res->yielder_cpu_share;
+
+	if (ret == SCY_EUNSUPPORTED) {
+		ksft_test_result_skip("%s: counter share: %s\n", tag, err);
+		ksft_test_result_skip("%s: cpu share: %s\n", tag, err);
+		return;
+	}
+	if (ret) {
+		ksft_test_result_fail("%s: counter share: run failed: %s\n",
+				      tag, err);
+		ksft_test_result_fail("%s: cpu share: run failed: %s\n", tag,
+				      err);
+		return;
+	}
+	ksft_test_result(dabs(cs - BASELINE_SHARE) <= BASELINE_TOL,
+			 "%s: worker 0 counter share %.4f within %.2f +- %.2f\n",
+			 tag, cs, BASELINE_SHARE, BASELINE_TOL);
+	ksft_test_result(dabs(ts - BASELINE_SHARE) <= BASELINE_TOL,
+			 "%s: worker 0 cpu share %.4f within %.2f +- %.2f\n",
+			 tag, ts, BASELINE_SHARE, BASELINE_TOL);
+}
+
+static void report_yield(const char *tag, int knob, int ret, const char *err,
+			 const struct scy_result *res)
+{
+	double cs = res->yielder_counter_share, ts = res->yielder_cpu_share;
+
+	if (ret == SCY_EUNSUPPORTED) {
+		ksft_test_result_skip("%s: %s\n", tag, err);
+		return;
+	}
+	if (ret) {
+		ksft_test_result_fail("%s: run failed: %s\n", tag, err);
+		return;
+	}
+	if (knob == 1) {
+		ksft_test_result(cs <= KNOB1_MAX_COUNTER_SHARE,
+				 "%s: yielder counter share %.4f <= %.2f (cpu share %.4f)\n",
+				 tag, cs, KNOB1_MAX_COUNTER_SHARE, ts);
+		return;
+	}
+	ksft_test_result_pass("%s: yielder counter share %.4f, cpu share %.4f %s\n",
+			      tag, cs, ts, "(reported, not asserted)");
+}
+
+int main(int argc, char **argv)
+{
+	int knobs[2], nr_knobs, k, s, opt, cpu = -1, knob_now, e, plan;
+	const char *csv_path = NULL, *no_knob1 = NULL, *env;
+	double duration = 30.0;
+	struct sigaction sa;
+	bool can_set, have_knob1 = false;
+	FILE *csv = NULL;
+	char skipmsg[256];
+
+	env = getenv("SCY_DURATION");
+	if (env && *env && parse_duration(env, &duration)) {
+		fprintf(stderr, "invalid SCY_DURATION '%s'\n", env);
+		return KSFT_FAIL;
+	}
+	while ((opt = getopt(argc, argv, "d:c:o:h")) != -1) {
+		switch (opt) {
+		case 'd':
+			if (parse_duration(optarg, &duration)) {
+				fprintf(stderr, "invalid duration '%s'\n",
+					optarg);
+				return KSFT_FAIL;
+			}
+			break;
+		case 'c':
+			if (parse_cpu(optarg, &cpu)) {
+				fprintf(stderr, "invalid CPU '%s'\n", optarg);
+				return KSFT_FAIL;
+			}
+			break;
+		case 'o':
+			csv_path = optarg;
+			break;
+		case 'h':
+			usage(argv[0], stdout);
+			return KSFT_PASS;
+		default:
+			usage(argv[0], stderr);
+			return KSFT_FAIL;
+		}
+	}
+	if (optind != argc) {
+		usage(argv[0], stderr);
+		return KSFT_FAIL;
+	}
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ksft_print_header();
+
+	if (csv_path) {
+		csv = fopen(csv_path, "w");
+		if (!csv)
+			ksft_exit_fail_msg("cannot open %s: %s\n", csv_path,
+					   strerror(errno));
+		scy_print_csv_header(csv);
+		fflush(csv);
+	}
+
+	/* which knob values can we run? */
+	knob_now = -1;
+	can_set = false;
+	if (scy_knob_present()) {
+		knob_now = scy_knob_read();
+		if (knob_now < 0)
+			ksft_exit_fail_msg("cannot read %s: %s\n",
+					   SCY_KNOB_SYSFS, strerror(errno));
+		can_set = geteuid() == 0;
+	}
+	if (can_set) {
+		knobs[0] = 0;
+		knobs[1] = 1;
+		nr_knobs = 2;
+		have_knob1 = true;
+	} else {
+		knobs[0] = knob_now;
+		nr_knobs = 1;
+		have_knob1 = knob_now == 1;
+		if (knob_now < 0)
+			no_knob1 = NO_KNOB_REASON;
+		else
+			no_knob1 = "not root: cannot set " SCY_KNOB_SYSFS " to 1";
+	}
+
+	plan = nr_knobs * POINTS_PER_KNOB;
+	if (!have_knob1)
+		plan += NR_YIELD;
+	if (can_set)
+		plan++;			/* knob restored */
+	ksft_set_plan(plan);
+
+	ksft_print_msg("kernel %s, knob %s, %.2f s per run, CPU %d\n",
+		       scy_kernel_release(),
+		       knob_now < 0 ? "absent" : scy_knob_name(knob_now),
+		       duration, cpu >= 0 ? cpu : scy_default_cpu());
+
+	if (can_set) {
+		knob_prior = knob_now;
+		atexit(restore_knob);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
+
+	for (k = 0; k < nr_knobs; k++) {
+		int knob = knobs[k];
+
+		if (can_set) {
+			knob_changed = 1;
+			e = scy_knob_write(knob);
+			if (e)
+				ksft_exit_fail_msg("cannot set %s to %d: %s\n",
+						   SCY_KNOB_SYSFS, knob,
+						   strerror(e));
+			if (scy_knob_read() != knob)
+				ksft_exit_fail_msg("%s does not read back %d after writing it\n",
+						   SCY_KNOB_SYSFS, knob);
+		}
+
+		for (s = 0; s < NR_SCENARIOS; s++) {
+			const struct scenario *sc = &scenarios[s];
+			struct scy_config cfg;
+			struct scy_result res;
+			char err[SCY_ERRLEN], tag[64];
+			int ret;
+
+			scy_config_init(&cfg);
+			cfg.duration_s = duration;
+			cfg.cpu = cpu;
+			cfg.nr_hogs = sc->nr_hogs;
+			cfg.role0 = sc->role0;
+			cfg.placement = sc->placement;
+
+			snprintf(tag, sizeof(tag), "%s knob=%s", sc->name,
+				 scy_knob_name(knob));
+			ret = scy_run(&cfg, &res, err, sizeof(err));
+			if (!ret) {
+				scy_print_kv(stdout, "# result ", sc->name,
+					     knob, 1, &res);
+				if (csv) {
+					scy_print_csv_row(csv, sc->name, knob,
+							  1, &res);
+					fflush(csv);
+				}
+			}
+
+			if (sc->role0 == SCY_ROLE_GETPPID)
+				report_baseline(tag, ret, err, &res);
+			else
+				report_yield(tag, knob, ret, err, &res);
+		}
+	}
+
+	if (!have_knob1) {
+		for (s = 0; s < NR_SCENARIOS; s++) {
+			if (scenarios[s].role0 != SCY_ROLE_YIELD)
+				continue;
+			snprintf(skipmsg, sizeof(skipmsg), "%s knob=1",
+				 scenarios[s].name);
+			ksft_test_result_skip("%s: yielder counter share <= %.2f: %s\n",
+					      skipmsg, KNOB1_MAX_COUNTER_SHARE,
+					      no_knob1);
+		}
+	}
+
+	if (can_set) {
+		restore_knob();
+		knob_now = scy_knob_read();
+		ksft_test_result(knob_now == knob_prior,
+				 "knob restored to its prior value %d (reads %d)\n",
+				 knob_prior, knob_now);
+	}
+
+	if (csv)
+		fclose(csv);
+	ksft_finished();
+	return KSFT_PASS;
+}

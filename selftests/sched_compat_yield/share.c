@@ -1,0 +1,1084 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CPU-share benchmark engine for sched_compat_yield, see share.h.
+ *
+ * Timeline of one run:
+ *   parent: set up the placement (autogroup setting, cgroups), pin itself
+ *           away from the measured CPU, fork the workers;
+ *   worker: die with the parent, pin itself to the measured CPU, take its
+ *           place (setsid() or a cgroup), report readiness on a pipe, wait
+ *           on a futex for "go", then loop "counter++; syscall" forever;
+ *   parent: wait until all workers are ready, set "go", snapshot counters
+ *           and CPU times, sleep the window, snapshot again, SIGKILL and
+ *           reap the workers, undo the placement.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <math.h>
+#include <mntent.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "share.h"
+
+#define SCY_READY_TIMEOUT_MS	30000
+#define SCY_CACHELINE		64
+
+/* Setup stages a worker reports on the readiness pipe */
+enum {
+	STAGE_READY,
+	STAGE_AFFINITY,
+	STAGE_SETSID,
+	STAGE_CGROUP,
+};
+
+struct ready_msg {
+	int idx;
+	int stage;
+	int err;
+};
+
+struct scy_slot {
+	uint64_t counter;
+} __attribute__((aligned(SCY_CACHELINE)));
+
+struct scy_shared {
+	int go __attribute__((aligned(SCY_CACHELINE)));
+	struct scy_slot slot[SCY_MAX_WORKERS];
+};
+
+/*
+ * State of the run in progress, for scy_emergency_cleanup().  Written by
+ * scy_run() before it creates the matching resource, so a signal handler
+ * sees at worst a resource that does not exist (yet).
+ */
+static struct {
+	pid_t owner;				/* the process running scy_run() */
+	volatile sig_atomic_t nr_pids;
+	pid_t pids[SCY_MAX_WORKERS];
+	volatile sig_atomic_t cg_dirs;		/* how many of cg_dir[] exist */
+	char cg_dir[3][PATH_MAX];		/* base, yielder, others */
+	volatile sig_atomic_t cg_root_enabled;	/* we wrote +cpu there */
+	char cg_root_ctl[PATH_MAX];
+	volatile sig_atomic_t ag_prior;		/* autogroup value to restore */
+} st = { .ag_prior = -1 };
+
+/* ------------------------------------------------------------------ */
+/* small helpers */
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* Read a small file into buf (NUL-terminated).  Returns length or -errno. */
+static ssize_t read_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n, total = 0;
+	int fd, e;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while ((size_t)total < len - 1) {
+		n = read(fd, buf + total, len - 1 - total);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			e = errno;
+			close(fd);
+			return -e;
+		}
+		if (!n)
+			break;
+		total += n;
+	}
+	close(fd);
+	buf[total] = '\0';
+	return total;
+}
+
+/* Async-signal-safe: write a string with one write().  0 or an errno. */
+static int write_str(const char *path, const char *s)
+{
+	size_t len = strlen(s);
+	ssize_t n;
+	int fd, e = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	n = write(fd, s, len);
+	if (n < 0)
+		e = errno;
+	else if ((size_t)n != len)
+		e = EIO;
+	close(fd);
+	return e;
+}
+
+/* Does the whitespace separated list @list contain the word @word? */
+static bool has_word(const char *list, const char *word)
+{
+	size_t wl = strlen(word);
+	const char *p = list;
+
+	while (*p) {
+		while (*p == ' ' || *p == '\n' || *p == '\t' || *p == ',')
+			p++;
+		if (!strncmp(p, word, wl) &&
+		    (p[wl] == '\0' || p[wl] == ' ' || p[wl] == '\n' ||
+		     p[wl] == '\t' || p[wl] == ','))
+			return true;
+		while (*p && *p != ' ' && *p != '\n' && *p != '\t' && *p != ',')
+			p++;
+	}
+	return false;
+}
+
+static void chomp(char *s)
+{
+	size_t l = strlen(s);
+
+	while (l && (s[l - 1] == '\n' || s[l - 1] == ' '))
+		s[--l] = '\0';
+}
+
+static double ts_diff(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+	       (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static int futex_wait(int *uaddr, int val)
+{
+	return syscall(SYS_futex, uaddr, FUTEX_WAIT, val, NULL, NULL, 0);
+}
+
+static int futex_wake(int *uaddr, int nr)
+{
+	return syscall(SYS_futex, uaddr, FUTEX_WAKE, nr, NULL, NULL, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* names */
+
+const char *scy_placement_name(enum scy_placement p)
+{
+	switch (p) {
+	case SCY_PLACE_SAME:
+		return "same";
+	case SCY_PLACE_SESSION:
+		return "session";
+	case SCY_PLACE_CGROUP:
+		return "cgroup";
+	}
+	return "?";
+}
+
+int scy_placement_parse(const char *s, enum scy_placement *p)
+{
+	if (!strcmp(s, "same"))
+		*p = SCY_PLACE_SAME;
+	else if (!strcmp(s, "session"))
+		*p = SCY_PLACE_SESSION;
+	else if (!strcmp(s, "cgroup"))
+		*p = SCY_PLACE_CGROUP;
+	else
+		return -1;
+	return 0;
+}
+
+const char *scy_role_name(enum scy_role r)
+{
+	return r == SCY_ROLE_YIELD ? "yield" : "getppid";
+}
+
+int scy_role_parse(const char *s, enum scy_role *r)
+{
+	if (!strcmp(s, "yield"))
+		*r = SCY_ROLE_YIELD;
+	else if (!strcmp(s, "getppid"))
+		*r = SCY_ROLE_GETPPID;
+	else
+		return -1;
+	return 0;
+}
+
+const char *scy_cpu_source_name(enum scy_cpu_source s)
+{
+	return s == SCY_CPU_SCHEDSTAT ? "schedstat" : "stat";
+}
+
+const char *scy_knob_name(int knob)
+{
+	if (knob == 0)
+		return "0";
+	if (knob == 1)
+		return "1";
+	return "stock";
+}
+
+const char *scy_kernel_release(void)
+{
+	static char rel[sizeof(((struct utsname *)0)->release)];
+	struct utsname u;
+
+	if (!rel[0]) {
+		if (uname(&u))
+			strcpy(rel, "unknown");
+		else
+			snprintf(rel, sizeof(rel), "%s", u.release);
+	}
+	return rel;
+}
+
+/* ------------------------------------------------------------------ */
+/* knob */
+
+int scy_knob_present(void)
+{
+	return access(SCY_KNOB_SYSFS, F_OK) == 0;
+}
+
+int scy_knob_read_path(const char *path)
+{
+	char buf[16];
+	ssize_t n;
+
+	n = read_file(path, buf, sizeof(buf));
+	if (n < 0) {
+		errno = -n;
+		return -1;
+	}
+	if (!strcmp(buf, "0\n"))
+		return 0;
+	if (!strcmp(buf, "1\n"))
+		return 1;
+	errno = EPROTO;
+	return -1;
+}
+
+int scy_knob_write_path(const char *path, int val)
+{
+	if (val != 0 && val != 1)
+		return EINVAL;
+	return write_str(path, val ? "1" : "0");
+}
+
+int scy_knob_read(void)
+{
+	return scy_knob_read_path(SCY_KNOB_SYSFS);
+}
+
+int scy_knob_write(int val)
+{
+	return scy_knob_write_path(SCY_KNOB_SYSFS, val);
+}
+
+/* ------------------------------------------------------------------ */
+/* CPUs */
+
+int scy_default_cpu(void)
+{
+	cpu_set_t set;
+	int cpu;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -1;
+	for (cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--)
+		if (CPU_ISSET(cpu, &set))
+			return cpu;
+	return -1;
+}
+
+void scy_config_init(struct scy_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->duration_s = 30.0;
+	cfg->cpu = -1;
+	cfg->nr_hogs = 1;
+	cfg->role0 = SCY_ROLE_YIELD;
+	cfg->placement = SCY_PLACE_SAME;
+}
+
+/* ------------------------------------------------------------------ */
+/* CPU time of a worker */
+
+/* First field of /proc/<pid>/schedstat: ns on CPU.  0 on success. */
+static int cpu_schedstat(pid_t pid, uint64_t *ns)
+{
+	char path[64], buf[128];
+	unsigned long long v;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	if (sscanf(buf, "%llu", &v) != 1)
+		return -1;
+	*ns = v;
+	return 0;
+}
+
+/* utime + stime from /proc/<pid>/stat, converted to ns.  0 on success. */
+static int cpu_stat(pid_t pid, uint64_t *ns)
+{
+	unsigned long long utime, stime;
+	char path[64], buf[1024], *p;
+	long hz = sysconf(_SC_CLK_TCK);
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	/* comm may contain anything: the fields start after the last ')' */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	p++;
+	/* field 3 (state) is the first after ')'; utime is field 14 */
+	for (i = 3; i < 14; i++) {
+		p = strchr(p + 1, ' ');
+		if (!p)
+			return -1;
+	}
+	if (sscanf(p, "%llu %llu", &utime, &stime) != 2)
+		return -1;
+	if (hz <= 0)
+		hz = 100;
+	*ns = (utime + stime) * (1000000000ULL / (unsigned long long)hz);
+	return 0;
+}
+
+static int cpu_time(enum scy_cpu_source src, pid_t pid, uint64_t *ns)
+{
+	return src == SCY_CPU_SCHEDSTAT ? cpu_schedstat(pid, ns) :
+					  cpu_stat(pid, ns);
+}
+
+/* ------------------------------------------------------------------ */
+/* placement: autogroup */
+
+/*
+ * Autogroups only matter for tasks in the root task group: with the cpu
+ * controller, a task in a non-root cpu cgroup ignores its autogroup.
+ * Returns true if we are in the root task group, or if we cannot tell.
+ */
+static bool in_root_task_group(char *why, size_t whylen)
+{
+	char buf[4096], *line, *save = NULL, v2path[PATH_MAX] = "";
+	char ctl[PATH_MAX + 64], list[512];
+	struct mntent *m;
+	FILE *f;
+
+	if (read_file("/proc/self/cgroup", buf, sizeof(buf)) <= 0)
+		return true;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *c1 = strchr(line, ':'), *c2;
+
+		if (!c1)
+			continue;
+		c2 = strchr(c1 + 1, ':');
+		if (!c2)
+			continue;
+		*c2 = '\0';
+		if (!strncmp(line, "0:", 2) && c1[1] == '\0') {
+			snprintf(v2path, sizeof(v2path), "%s", c2 + 1);
+			continue;
+		}
+		/* cgroup v1 hierarchy with the cpu controller */
+		if (has_word(c1 + 1, "cpu")) {
+			if (strcmp(c2 + 1, "/")) {
+				snprintf(why, whylen,
+					 "the process is in cgroup v1 cpu group %s",
+					 c2 + 1);
+				return false;
+			}
+			return true;
+		}
+	}
+	if (!v2path[0] || !strcmp(v2path, "/"))
+		return true;
+	/* cgroup v2: is the cpu controller enabled below the root? */
+	f = setmntent("/proc/self/mounts", "r");
+	if (!f)
+		return true;
+	while ((m = getmntent(f))) {
+		if (strcmp(m->mnt_type, "cgroup2"))
+			continue;
+		snprintf(ctl, sizeof(ctl), "%s/cgroup.subtree_control",
+			 m->mnt_dir);
+		if (read_file(ctl, list, sizeof(list)) >= 0 &&
+		    has_word(list, "cpu")) {
+			endmntent(f);
+			snprintf(why, whylen,
+				 "the process is in cgroup v2 group %s with the cpu controller enabled",
+				 v2path);
+			return false;
+		}
+		break;
+	}
+	endmntent(f);
+	return true;
+}
+
+static int autogroup_setup(char *err, size_t errlen)
+{
+	char why[PATH_MAX + 128];
+	int prior, e;
+
+	prior = scy_knob_read_path(SCY_AUTOGROUP_SYSCTL);
+	if (prior < 0) {
+		if (errno == ENOENT)
+			seterr(err, errlen,
+			       "no autogroup: %s is absent (CONFIG_SCHED_AUTOGROUP unset)",
+			       SCY_AUTOGROUP_SYSCTL);
+		else
+			seterr(err, errlen, "cannot read %s: %s",
+			       SCY_AUTOGROUP_SYSCTL, strerror(errno));
+		return SCY_EUNSUPPORTED;
+	}
+	if (!in_root_task_group(why, sizeof(why))) {
+		seterr(err, errlen,
+		       "autogroup has no effect here: %s (autogroups apply to the root task group only)",
+		       why);
+		return SCY_EUNSUPPORTED;
+	}
+	if (prior == 1)
+		return SCY_OK;
+	st.ag_prior = prior;
+	e = scy_knob_write_path(SCY_AUTOGROUP_SYSCTL, 1);
+	if (e) {
+		st.ag_prior = -1;
+		seterr(err, errlen, "cannot enable autogroup (%s)%s",
+		       strerror(e), geteuid() ? ": not root" : "");
+		return SCY_EUNSUPPORTED;
+	}
+	return SCY_OK;
+}
+
+static void autogroup_cleanup(void)
+{
+	if (st.ag_prior >= 0) {
+		scy_knob_write_path(SCY_AUTOGROUP_SYSCTL, st.ag_prior);
+		st.ag_prior = -1;
+	}
+}
+
+/* First word of /proc/<pid>/autogroup, e.g. "/autogroup-42" */
+static int autogroup_of(const char *pid, char *buf, size_t len)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%s/autogroup", pid);
+	if (read_file(path, buf, len) <= 0)
+		return -1;
+	buf[strcspn(buf, " \n")] = '\0';
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* placement: cgroup v2 */
+
+static int cgroup2_mount(char *dir, size_t len)
+{
+	struct mntent *m;
+	FILE *f;
+	int ret = -1;
+
+	f = setmntent("/proc/self/mounts", "r");
+	if (!f)
+		return -1;
+	while ((m = getmntent(f))) {
+		if (!strcmp(m->mnt_type, "cgroup2")) {
+			if (strlen(m->mnt_dir) < len) {
+				snprintf(dir, len, "%s", m->mnt_dir);
+				ret = 0;
+			}
+			break;
+		}
+	}
+	endmntent(f);
+	return ret;
+}
+
+/* Async-signal-safe apart from nanosleep granularity */
+static void cgroup_cleanup(void)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	int i, try;
+
+	/* cg_dir[0] is the parent of the others: remove it last */
+	for (i = st.cg_dirs - 1; i >= 0; i--) {
+		for (try = 0; try < 100; try++) {
+			if (!rmdir(st.cg_dir[i]) || errno == ENOENT)
+				break;
+			if (errno != EBUSY)
+				break;
+			nanosleep(&ts, NULL);
+		}
+	}
+	st.cg_dirs = 0;
+	if (st.cg_root_enabled) {
+		write_str(st.cg_root_ctl, "-cpu");
+		st.cg_root_enabled = 0;
+	}
+}
+
+static int cgroup_setup(char *err, size_t errlen)
+{
+	/* half of PATH_MAX: room for what we append */
+	char mnt[PATH_MAX / 2], path[PATH_MAX + 64], list[512];
+	const char *hint;
+	ssize_t n;
+	int e;
+
+	if (cgroup2_mount(mnt, sizeof(mnt))) {
+		seterr(err, errlen, "no cgroup2 file system mounted");
+		return SCY_EUNSUPPORTED;
+	}
+	snprintf(path, sizeof(path), "%s/cgroup.controllers", mnt);
+	n = read_file(path, list, sizeof(list));
+	if (n < 0) {
+		seterr(err, errlen, "cannot read %s: %s", path, strerror(-n));
+		return SCY_EUNSUPPORTED;
+	}
+	chomp(list);
+	if (!has_word(list, "cpu")) {
+		seterr(err, errlen,
+		       "no cpu controller in cgroup2 at %s (cgroup.controllers: \"%s\"; cpu may be bound to a cgroup v1 hierarchy or CONFIG_CGROUP_SCHED unset)",
+		       mnt, list);
+		return SCY_EUNSUPPORTED;
+	}
+
+	hint = geteuid() ? " (not root)" : "";
+	snprintf(st.cg_root_ctl, sizeof(st.cg_root_ctl),
+		 "%s/cgroup.subtree_control", mnt);
+	n = read_file(st.cg_root_ctl, list, sizeof(list));
+	if (n < 0) {
+		seterr(err, errlen, "cannot read %s: %s", st.cg_root_ctl,
+		       strerror(-n));
+		return SCY_EUNSUPPORTED;
+	}
+	if (!has_word(list, "cpu")) {
+		e = write_str(st.cg_root_ctl, "+cpu");
+		if (e) {
+			seterr(err, errlen,
+			       "cannot enable the cpu controller in %s: %s%s",
+			       st.cg_root_ctl, strerror(e), hint);
+			return SCY_EUNSUPPORTED;
+		}
+		st.cg_root_enabled = 1;
+	}
+
+	snprintf(st.cg_dir[0], PATH_MAX, "%s/scy-%d", mnt, (int)getpid());
+	snprintf(st.cg_dir[1], PATH_MAX, "%s/scy-%d/yielder", mnt,
+		 (int)getpid());
+	snprintf(st.cg_dir[2], PATH_MAX, "%s/scy-%d/others", mnt,
+		 (int)getpid());
+
+	/* left over from a run of a process with our pid that was killed? */
+	rmdir(st.cg_dir[1]);
+	rmdir(st.cg_dir[2]);
+	rmdir(st.cg_dir[0]);
+
+	st.cg_dirs = 1;
+	if (mkdir(st.cg_dir[0], 0755)) {
+		e = errno;
+		seterr(err, errlen, "cannot create %s: %s%s", st.cg_dir[0],
+		       strerror(e), hint);
+		goto fail;
+	}
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control",
+		 st.cg_dir[0]);
+	e = write_str(path, "+cpu");
+	if (e) {
+		seterr(err, errlen,
+		       "cannot enable the cpu controller in %s: %s%s", path,
+		       strerror(e), hint);
+		goto fail;
+	}
+	st.cg_dirs = 2;
+	if (mkdir(st.cg_dir[1], 0755)) {
+		e = errno;
+		seterr(err, errlen, "cannot create %s: %s%s", st.cg_dir[1],
+		       strerror(e), hint);
+		goto fail;
+	}
+	st.cg_dirs = 3;
+	if (mkdir(st.cg_dir[2], 0755)) {
+		e = errno;
+		seterr(err, errlen, "cannot create %s: %s%s", st.cg_dir[2],
+		       strerror(e), hint);
+		goto fail;
+	}
+	return SCY_OK;
+fail:
+	cgroup_cleanup();
+	return SCY_EUNSUPPORTED;
+}
+
+/* ------------------------------------------------------------------ */
+/* workers */
+
+static void kill_workers(void)
+{
+	int i, status;
+
+	for (i = 0; i < st.nr_pids; i++)
+		if (st.pids[i] > 0)
+			kill(st.pids[i], SIGKILL);
+	for (i = 0; i < st.nr_pids; i++) {
+		if (st.pids[i] <= 0)
+			continue;
+		while (waitpid(st.pids[i], &status, 0) < 0 && errno == EINTR)
+			;
+		st.pids[i] = 0;
+	}
+	st.nr_pids = 0;
+}
+
+void scy_emergency_cleanup(void)
+{
+	int saved = errno;
+
+	/* a worker that inherited its parent's signal handler does nothing */
+	if (getpid() != st.owner)
+		return;
+	kill_workers();
+	cgroup_cleanup();
+	autogroup_cleanup();
+	errno = saved;
+}
+
+static void worker_report(int fd, int idx, int stage, int err)
+{
+	struct ready_msg msg = { .idx = idx, .stage = stage, .err = err };
+	ssize_t n;
+
+	do {
+		n = write(fd, &msg, sizeof(msg));
+	} while (n < 0 && errno == EINTR);
+}
+
+static void __attribute__((noreturn))
+worker(int idx, enum scy_role role, const struct scy_config *cfg,
+	struct scy_shared *sh, int ready_fd, pid_t parent)
+{
+	struct scy_slot *slot = &sh->slot[idx];
+	uint64_t count = 0;
+	cpu_set_t set;
+	char pid[32];
+
+	/* die with the parent, whatever kills it */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+
+	CPU_ZERO(&set);
+	CPU_SET(cfg->cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		worker_report(ready_fd, idx, STAGE_AFFINITY, errno);
+		_exit(1);
+	}
+
+	if (idx == 0 && cfg->placement == SCY_PLACE_SESSION && setsid() < 0) {
+		worker_report(ready_fd, idx, STAGE_SETSID, errno);
+		_exit(1);
+	}
+
+	if (cfg->placement == SCY_PLACE_CGROUP) {
+		char procs[PATH_MAX + 32];
+		int e;
+
+		snprintf(procs, sizeof(procs), "%s/cgroup.procs",
+			 st.cg_dir[idx == 0 ? 1 : 2]);
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		e = write_str(procs, pid);
+		if (e) {
+			worker_report(ready_fd, idx, STAGE_CGROUP, e);
+			_exit(1);
+		}
+	}
+
+	worker_report(ready_fd, idx, STAGE_READY, 0);
+	close(ready_fd);
+
+	while (!__atomic_load_n(&sh->go, __ATOMIC_ACQUIRE))
+		futex_wait(&sh->go, 0);
+
+	if (role == SCY_ROLE_YIELD) {
+		for (;;) {
+			__atomic_store_n(&slot->counter, ++count,
+					 __ATOMIC_RELAXED);
+			sched_yield();
+		}
+	} else {
+		for (;;) {
+			__atomic_store_n(&slot->counter, ++count,
+					 __ATOMIC_RELAXED);
+			getppid();
+		}
+	}
+}
+
+static const char *stage_name(int stage)
+{
+	switch (stage) {
+	case STAGE_AFFINITY:
+		return "sched_setaffinity()";
+	case STAGE_SETSID:
+		return "setsid()";
+	case STAGE_CGROUP:
+		return "joining its cgroup";
+	}
+	return "setup";
+}
+
+/* Wait for every worker's readiness message.  SCY_OK or SCY_EFAIL. */
+static int wait_ready(int fd, int nr, char *err, size_t errlen)
+{
+	struct ready_msg msg;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int got = 0, r;
+	ssize_t n;
+
+	while (got < nr) {
+		r = poll(&pfd, 1, SCY_READY_TIMEOUT_MS);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			seterr(err, errlen,
+			       "only %d of %d workers became ready", got, nr);
+			return SCY_EFAIL;
+		}
+		n = read(fd, &msg, sizeof(msg));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != sizeof(msg)) {
+			seterr(err, errlen,
+			       "readiness pipe: short read (%d of %d workers ready)",
+			       got, nr);
+			return SCY_EFAIL;
+		}
+		if (msg.stage != STAGE_READY) {
+			seterr(err, errlen, "worker %d: %s failed: %s",
+			       msg.idx, stage_name(msg.stage),
+			       strerror(msg.err));
+			return SCY_EFAIL;
+		}
+		got++;
+	}
+	return SCY_OK;
+}
+
+struct snap {
+	uint64_t counter[SCY_MAX_WORKERS];
+	uint64_t cpu[SCY_MAX_WORKERS];
+};
+
+static int snapshot(struct scy_shared *sh, int nr, enum scy_cpu_source src,
+		    struct snap *s)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		s->counter[i] = __atomic_load_n(&sh->slot[i].counter,
+						__ATOMIC_RELAXED);
+	for (i = 0; i < nr; i++)
+		if (cpu_time(src, st.pids[i], &s->cpu[i]))
+			return -1;
+	return 0;
+}
+
+static void compute_shares(struct scy_result *res)
+{
+	uint64_t csum = 0, tsum = 0;
+	int i;
+
+	for (i = 0; i < res->nr_workers; i++) {
+		csum += res->w[i].counter;
+		tsum += res->w[i].cpu_ns;
+	}
+	res->hog_counter = 0;
+	res->hog_cpu_ns = 0;
+	for (i = 0; i < res->nr_workers; i++) {
+		struct scy_worker_result *w = &res->w[i];
+
+		w->counter_share = csum ? (double)w->counter / csum : 0.0;
+		w->cpu_share = tsum ? (double)w->cpu_ns / tsum : 0.0;
+		if (i) {
+			res->hog_counter += w->counter;
+			res->hog_cpu_ns += w->cpu_ns;
+		}
+	}
+	res->yielder_counter_share = res->w[0].counter_share;
+	res->yielder_cpu_share = res->w[0].cpu_share;
+	res->hog_counter_share = csum ? (double)res->hog_counter / csum : 0.0;
+	res->hog_cpu_share = tsum ? (double)res->hog_cpu_ns / tsum : 0.0;
+}
+
+/* ------------------------------------------------------------------ */
+
+int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
+	    char *err, size_t errlen)
+{
+	struct scy_shared *sh = MAP_FAILED;
+	struct timespec t0, t1, until;
+	cpu_set_t orig, set;
+	struct scy_config cfg = *cfg_in;
+	struct snap s0, s1;
+	bool pinned = false;
+	int pfd[2] = { -1, -1 };
+	int nr, i, ret, cpu;
+	uint64_t probe;
+	pid_t self = getpid();
+
+	memset(res, 0, sizeof(*res));
+	if (err && errlen)
+		err[0] = '\0';
+	st.owner = self;
+
+	if (!(cfg.duration_s > 0) || !isfinite(cfg.duration_s) ||
+	    cfg.duration_s > 1e6) {
+		seterr(err, errlen, "invalid duration %g s", cfg.duration_s);
+		return SCY_EFAIL;
+	}
+	if (cfg.nr_hogs < 0 || cfg.nr_hogs > SCY_MAX_HOGS) {
+		seterr(err, errlen, "invalid number of hogs %d (0..%d)",
+		       cfg.nr_hogs, SCY_MAX_HOGS);
+		return SCY_EFAIL;
+	}
+	if (sched_getaffinity(0, sizeof(orig), &orig)) {
+		seterr(err, errlen, "sched_getaffinity: %s", strerror(errno));
+		return SCY_EFAIL;
+	}
+	if (cfg.cpu < 0)
+		cfg.cpu = scy_default_cpu();
+	if (cfg.cpu < 0 || cfg.cpu >= CPU_SETSIZE || !CPU_ISSET(cfg.cpu, &orig)) {
+		seterr(err, errlen,
+		       "CPU %d is not available (offline or not in our affinity mask)",
+		       cfg.cpu);
+		return SCY_EFAIL;
+	}
+	nr = cfg.nr_hogs + 1;
+	res->nr_workers = nr;
+	res->cpu = cfg.cpu;
+	res->parent_cpu = -1;
+	res->placement = cfg.placement;
+	res->duration_s = cfg.duration_s;
+
+	/* placement that needs the parent's help */
+	if (cfg.placement == SCY_PLACE_SESSION) {
+		ret = autogroup_setup(err, errlen);
+		if (ret)
+			return ret;
+	} else if (cfg.placement == SCY_PLACE_CGROUP) {
+		ret = cgroup_setup(err, errlen);
+		if (ret)
+			return ret;
+	}
+
+	ret = SCY_EFAIL;
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		seterr(err, errlen, "mmap: %s", strerror(errno));
+		goto out;
+	}
+	memset(sh, 0, sizeof(*sh));
+	if (pipe2(pfd, O_CLOEXEC)) {
+		seterr(err, errlen, "pipe: %s", strerror(errno));
+		goto out;
+	}
+
+	/* the parent keeps off the measured CPU when it can */
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (cpu == cfg.cpu || !CPU_ISSET(cpu, &orig))
+			continue;
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (!sched_setaffinity(0, sizeof(set), &set)) {
+			pinned = true;
+			res->parent_cpu = cpu;
+		}
+		break;
+	}
+
+	fflush(NULL);
+	for (i = 0; i < nr; i++) {
+		enum scy_role role = i ? SCY_ROLE_GETPPID : cfg.role0;
+		pid_t pid;
+
+		pid = fork();
+		if (pid < 0) {
+			seterr(err, errlen, "fork: %s", strerror(errno));
+			goto out;
+		}
+		if (!pid) {
+			close(pfd[0]);
+			worker(i, role, &cfg, sh, pfd[1], self);
+		}
+		st.pids[i] = pid;
+		st.nr_pids = i + 1;
+		res->w[i].pid = pid;
+		res->w[i].role = role;
+	}
+	close(pfd[1]);
+	pfd[1] = -1;
+
+	ret = wait_ready(pfd[0], nr, err, errlen);
+	if (ret)
+		goto out;
+	ret = SCY_EFAIL;
+
+	if (cfg.placement == SCY_PLACE_SESSION) {
+		char mine[64], his[64], pid[32];
+
+		snprintf(pid, sizeof(pid), "%d", (int)st.pids[0]);
+		if (!autogroup_of("self", mine, sizeof(mine)) &&
+		    !autogroup_of(pid, his, sizeof(his)) &&
+		    !strcmp(mine, his)) {
+			seterr(err, errlen,
+			       "the yielder is still in autogroup %s after setsid()",
+			       mine);
+			goto out;
+		}
+	}
+
+	/* where does the CPU time come from? */
+	res->cpu_source = SCY_CPU_SCHEDSTAT;
+	if (cpu_schedstat(st.pids[0], &probe) || !probe)
+		res->cpu_source = SCY_CPU_STAT;
+
+	__atomic_store_n(&sh->go, 1, __ATOMIC_RELEASE);
+	futex_wake(&sh->go, INT_MAX);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (snapshot(sh, nr, res->cpu_source, &s0)) {
+		seterr(err, errlen, "cannot read the workers' CPU time");
+		goto out;
+	}
+	until = t0;
+	until.tv_sec += (time_t)cfg.duration_s;
+	until.tv_nsec += (long)((cfg.duration_s - (double)(time_t)cfg.duration_s) *
+				1e9);
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) ==
+	       EINTR)
+		;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (snapshot(sh, nr, res->cpu_source, &s1)) {
+		seterr(err, errlen, "cannot read the workers' CPU time");
+		goto out;
+	}
+	res->wall_s = ts_diff(&t0, &t1);
+
+	for (i = 0; i < nr; i++) {
+		res->w[i].counter = s1.counter[i] - s0.counter[i];
+		res->w[i].cpu_ns = s1.cpu[i] >= s0.cpu[i] ?
+				   s1.cpu[i] - s0.cpu[i] : 0;
+	}
+	compute_shares(res);
+	if (!res->hog_cpu_ns && !res->w[0].cpu_ns) {
+		seterr(err, errlen, "no CPU time measured for any worker");
+		goto out;
+	}
+	ret = SCY_OK;
+out:
+	kill_workers();
+	if (pfd[0] >= 0)
+		close(pfd[0]);
+	if (pfd[1] >= 0)
+		close(pfd[1]);
+	if (sh != MAP_FAILED)
+		munmap(sh, sizeof(*sh));
+	if (pinned)
+		sched_setaffinity(0, sizeof(orig), &orig);
+	cgroup_cleanup();
+	autogroup_cleanup();
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* output */
+
+void scy_print_kv(FILE *f, const char *prefix, const char *scenario,
+		  int knob, int run, const struct scy_result *res)
+{
+	fprintf(f,
+		"%sscenario=%s knob=%s kernel=%s placement=%s role0=%s nr_hogs=%d cpu=%d run=%d duration_s=%.2f wall_s=%.3f "
+		"yielder_counter=%" PRIu64 " hog_counter=%" PRIu64
+		" yielder_cpu_ns=%" PRIu64 " hog_cpu_ns=%" PRIu64
+		" yielder_counter_share=%.6f yielder_cpu_share=%.6f hog_counter_share=%.6f hog_cpu_share=%.6f cpu_source=%s\n",
+		prefix ? prefix : "", scenario, scy_knob_name(knob),
+		scy_kernel_release(), scy_placement_name(res->placement),
+		scy_role_name(res->w[0].role), res->nr_workers - 1, res->cpu,
+		run, res->duration_s, res->wall_s, res->w[0].counter,
+		res->hog_counter, res->w[0].cpu_ns, res->hog_cpu_ns,
+		res->yielder_counter_share, res->yielder_cpu_share,
+		res->hog_counter_share, res->hog_cpu_share,
+		scy_cpu_source_name(res->cpu_source));
+}
+
+void scy_print_csv_header(FILE *f)
+{
+	fprintf(f,
+		"scenario,knob,kernel,placement,role0,nr_hogs,cpu,run,duration_s,wall_s,"
+		"yielder_counter,hog_counter,yielder_cpu_ns,hog_cpu_ns,"
+		"yielder_counter_share,yielder_cpu_share,hog_counter_share,hog_cpu_share,cpu_source\n");
+}
+
+void scy_print_csv_row(FILE *f, const char *scenario, int knob, int run,
+		       const struct scy_result *res)
+{
+	fprintf(f,
+		"%s,%s,%s,%s,%s,%d,%d,%d,%.2f,%.3f,%" PRIu64 ",%" PRIu64
+		",%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%s\n",
+		scenario, scy_knob_name(knob), scy_kernel_release(),
+		scy_placement_name(res->placement),
+		scy_role_name(res->w[0].role), res->nr_workers - 1, res->cpu,
+		run, res->duration_s, res->wall_s, res->w[0].counter,
+		res->hog_counter, res->w[0].cpu_ns, res->hog_cpu_ns,
+		res->yielder_counter_share, res->yielder_cpu_share,
+		res->hog_counter_share, res->hog_cpu_share,
+		scy_cpu_source_name(res->cpu_source));
+}

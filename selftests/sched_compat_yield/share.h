@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * CPU-share benchmark engine for sched_compat_yield.
+ *
+ * N processes pinned to one CPU run "counter++; <system call>" in a tight
+ * loop for a fixed time.  Worker 0 (the "yielder") calls sched_yield() (or
+ * getppid() for a baseline), the other workers ("hogs") call getppid().
+ * The engine reports, per worker, the counter and CPU-time deltas over the
+ * measurement window and their shares.
+ *
+ * No kselftest dependency: used by the selftest compat_yield_share and by
+ * the yield-share command line tool.
+ */
+#ifndef SCY_SHARE_H
+#define SCY_SHARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define SCY_KNOB_SYSFS		"/sys/kernel/sched_compat_yield"
+#define SCY_KNOB_SYSCTL		"/proc/sys/kernel/sched_compat_yield"
+#define SCY_AUTOGROUP_SYSCTL	"/proc/sys/kernel/sched_autogroup_enabled"
+
+#define SCY_MAX_HOGS		63
+#define SCY_MAX_WORKERS		(SCY_MAX_HOGS + 1)
+#define SCY_ERRLEN		256
+
+/* Return values of scy_run() */
+enum scy_status {
+	SCY_OK = 0,
+	SCY_EUNSUPPORTED = 1,	/* placement/setup impossible here: SKIP */
+	SCY_EFAIL = 2,		/* the run itself failed: FAIL */
+};
+
+enum scy_placement {
+	SCY_PLACE_SAME,		/* everybody in the caller's group */
+	SCY_PLACE_SESSION,	/* yielder calls setsid(): its own autogroup */
+	SCY_PLACE_CGROUP,	/* yielder and hogs in sibling cgroup v2 groups */
+};
+
+enum scy_role {
+	SCY_ROLE_YIELD,		/* sched_yield() */
+	SCY_ROLE_GETPPID,	/* getppid() */
+};
+
+enum scy_cpu_source {
+	SCY_CPU_SCHEDSTAT,	/* /proc/<pid>/schedstat, ns */
+	SCY_CPU_STAT,		/* /proc/<pid>/stat utime+stime, clock ticks */
+};
+
+struct scy_config {
+	double duration_s;		/* measurement window, > 0 */
+	int cpu;			/* measured CPU, -1: highest allowed */
+	int nr_hogs;			/* getppid workers besides worker 0 */
+	enum scy_role role0;		/* what worker 0 does */
+	enum scy_placement placement;
+};
+
+struct scy_worker_result {
+	enum scy_role role;
+	pid_t pid;
+	uint64_t counter;		/* loop iterations in the window */
+	uint64_t cpu_ns;		/* CPU time in the window */
+	double counter_share;		/* counter / sum of counters */
+	double cpu_share;		/* cpu_ns / sum of cpu_ns */
+};
+
+struct scy_result {
+	int nr_workers;			/* nr_hogs + 1 */
+	int cpu;			/* CPU the workers ran on */
+	int parent_cpu;			/* CPU of the parent, -1: not pinned */
+	enum scy_placement placement;
+	enum scy_cpu_source cpu_source;
+	double duration_s;		/* requested window */
+	double wall_s;			/* measured window */
+	struct scy_worker_result w[SCY_MAX_WORKERS];
+	/* convenience aggregates: worker 0 vs. all the others */
+	double yielder_counter_share;
+	double yielder_cpu_share;
+	double hog_counter_share;
+	double hog_cpu_share;
+	uint64_t hog_counter;
+	uint64_t hog_cpu_ns;
+};
+
+void scy_config_init(struct scy_config *cfg);
+
+/*
+ * Run one measurement.  Returns an enum scy_status; on anything but SCY_OK
+ * @err holds a one-line reason.  Everything the run set up (workers,
+ * cgroups, autogroup setting, CPU affinity of the caller) is undone before
+ * it returns.
+ */
+int scy_run(const struct scy_config *cfg, struct scy_result *res,
+	    char *err, size_t errlen);
+
+/*
+ * Async-signal-safe: kill and reap the workers of a run in progress, remove
+ * its cgroups and restore the autogroup setting.  For SIGINT/SIGTERM
+ * handlers of callers that then terminate.
+ */
+void scy_emergency_cleanup(void);
+
+/* Default measured CPU: the highest-numbered CPU we may run on, or -1. */
+int scy_default_cpu(void);
+
+const char *scy_placement_name(enum scy_placement p);
+int scy_placement_parse(const char *s, enum scy_placement *p);
+const char *scy_role_name(enum scy_role r);
+int scy_role_parse(const char *s, enum scy_role *r);
+const char *scy_cpu_source_name(enum scy_cpu_source s);
+
+/*
+ * The knob.  scy_knob_read() returns 0 or 1, or -1 if the file is absent or
+ * unreadable (errno set).  scy_knob_write() writes "0" or "1" and returns 0
+ * or an errno value.  The *_path variants take one of SCY_KNOB_SYSFS or
+ * SCY_KNOB_SYSCTL; the plain ones use the sysfs file.
+ */
+int scy_knob_present(void);
+int scy_knob_read(void);
+int scy_knob_write(int val);
+int scy_knob_read_path(const char *path);
+int scy_knob_write_path(const char *path, int val);
+
+/* "0"/"1" string of a knob value, or "stock" for -1 (knob absent) */
+const char *scy_knob_name(int knob);
+
+/* Kernel release (uname -r), static buffer */
+const char *scy_kernel_release(void);
+
+/*
+ * Machine-readable output shared by the selftest and the CLI.  @scenario is
+ * a name without spaces or commas, @knob 0, 1 or -1 (absent), @run the
+ * repetition number (1-based).
+ */
+void scy_print_kv(FILE *f, const char *prefix, const char *scenario,
+		  int knob, int run, const struct scy_result *res);
+void scy_print_csv_header(FILE *f);
+void scy_print_csv_row(FILE *f, const char *scenario, int knob, int run,
+		       const struct scy_result *res);
+
+#endif /* SCY_SHARE_H */

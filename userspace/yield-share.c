@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * yield-share: how much CPU does a sched_yield() caller get against hogs?
+ *
+ * Runs the benchmark engine of the sched_compat_yield selftest (share.c):
+ * worker 0 (the "yielder") and HOGS getppid() workers, all pinned to one
+ * CPU, each counting its loop iterations for a fixed time.  Optionally sets
+ * /sys/kernel/sched_compat_yield for the run and restores it afterwards.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "share.h"
+
+/* exit codes */
+#define EXIT_RUN_FAILED		1
+#define EXIT_USAGE		2
+#define EXIT_UNSUPPORTED	4	/* placement impossible here (as KSFT_SKIP) */
+
+#define MAX_REPEAT		1000
+
+enum format { FMT_TABLE, FMT_CSV, FMT_KV };
+
+static const char *prog = "yield-share";
+static int knob_prior = -1;
+static volatile sig_atomic_t knob_changed;
+
+static void restore_knob(void)
+{
+	if (knob_changed && knob_prior >= 0) {
+		scy_knob_write(knob_prior);
+		knob_changed = 0;
+	}
+}
+
+static void on_signal(int sig)
+{
+	scy_emergency_cleanup();
+	restore_knob();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s [-d SECONDS] [-c CPU] [-n HOGS] [-p same|session|cgroup]\n"
+		"       %*s [-m yield|getppid] [-k 0|1|keep] [-r REPEAT]\n"
+		"       %*s [-f table|csv|kv] [-o FILE]\n"
+		"\n"
+		"Pin a yielder (worker 0) and HOGS getppid() workers to one CPU, let\n"
+		"them count loop iterations for SECONDS and report each worker's share\n"
+		"of the iterations and of the CPU time.\n"
+		"\n"
+		"  -d, --duration SECONDS  length of one run (default 30)\n"
+		"  -c, --cpu CPU           CPU the workers run on (default: the highest\n"
+		"                          CPU we may use); the tool itself runs elsewhere\n"
+		"  -n, --hogs HOGS         getppid() workers besides worker 0 (default 1,\n"
+		"                          0..%d)\n"
+		"  -p, --placement P       where the yielder runs (default same):\n"
+		"                            same     in the caller's group, like the hogs\n"
+		"                            session  setsid(): its own autogroup (enables\n"
+		"                                     kernel.sched_autogroup_enabled for the\n"
+		"                                     run; root unless already enabled)\n"
+		"                            cgroup   cgroup v2 sibling of the hogs' group,\n"
+		"                                     cpu controller on (root)\n"
+		"  -m, --mode M            worker 0 calls sched_yield() (yield, default)\n"
+		"                          or getppid() (getppid: the 50/50 baseline)\n"
+		"  -k, --knob K            set %s to 0 or 1 for the\n"
+		"                          run and restore it afterwards; keep (default)\n"
+		"                          leaves it alone\n"
+		"  -r, --repeat N          run N times and report median, min and max of\n"
+		"                          the yielder's shares (default 1)\n"
+		"  -f, --format F          table (default), csv (header and one row per\n"
+		"                          run) or kv (one key=value line per run)\n"
+		"  -o, --output FILE       write the report to FILE instead of stdout\n"
+		"  -h, --help              this text\n"
+		"\n"
+		"Exit status: 0 ok, 1 a run failed, 2 usage error, 4 the placement\n"
+		"cannot be set up here (reason on stderr).\n",
+		prog, (int)strlen(prog), "", (int)strlen(prog), "", SCY_MAX_HOGS,
+		SCY_KNOB_SYSFS);
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s --help'.\n", prog);
+	exit(EXIT_USAGE);
+}
+
+static long parse_long(const char *opt, const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end)
+		usage_error("%s: '%s' is not an integer", opt, s);
+	if (v < min || v > max)
+		usage_error("%s: %ld is out of range (%ld..%ld)", opt, v, min,
+			    max);
+	return v;
+}
+
+static double parse_duration(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v))
+		usage_error("-d: '%s' is not a number of seconds", s);
+	if (!(v > 0) || v > 1e6)
+		usage_error("-d: the duration must be > 0 and <= 1e6 s, not %s",
+			    s);
+	return v;
+}
+
+static void scenario_name(char *buf, size_t len, const struct scy_config *c)
+{
+	if (c->nr_hogs == 1 && c->placement == SCY_PLACE_SAME &&
+	    c->role0 == SCY_ROLE_GETPPID) {
+		snprintf(buf, len, "baseline");
+		return;
+	}
+	if (c->nr_hogs == 1 && c->placement != SCY_PLACE_SAME) {
+		snprintf(buf, len, "%s-%s", scy_role_name(c->role0),
+			 scy_placement_name(c->placement));
+		return;
+	}
+	snprintf(buf, len, "%s-%dhog%s%s%s", scy_role_name(c->role0),
+		 c->nr_hogs, c->nr_hogs == 1 ? "" : "s",
+		 c->placement == SCY_PLACE_SAME ? "" : "-",
+		 c->placement == SCY_PLACE_SAME ? "" :
+		 scy_placement_name(c->placement));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void stats(double *v, int n, double *med, double *min, double *max)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	*min = v[0];
+	*max = v[n - 1];
+	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void print_table(FILE *f, const char *scenario, int knob, int run,
+			int runs, const struct scy_result *r)
+{
+	int i;
+
+	fprintf(f,
+		"%s run %d/%d: kernel %s, knob %s, placement %s, CPU %d, window %.3f s, CPU time from %s\n",
+		scenario, run, runs, scy_kernel_release(),
+		knob < 0 ? "absent" : scy_knob_name(knob),
+		scy_placement_name(r->placement), r->cpu, r->wall_s,
+		scy_cpu_source_name(r->cpu_source));
+	fprintf(f, "  %-6s %-8s %-8s %14s %12s %14s %10s\n", "worker", "pid",
+		"role", "iterations", "cpu_ms", "iter_share", "cpu_share");
+	for (i = 0; i < r->nr_workers; i++) {
+		const struct scy_worker_result *w = &r->w[i];
+
+		fprintf(f, "  %-6d %-8d %-8s %14llu %12.1f %13.4f%% %9.4f%%\n",
+			i, (int)w->pid, scy_role_name(w->role),
+			(unsigned long long)w->counter, w->cpu_ns / 1e6,
+			100 * w->counter_share, 100 * w->cpu_share);
+	}
+	if (r->nr_workers > 2)
+		fprintf(f, "  %-6s %-8s %-8s %14llu %12.1f %13.4f%% %9.4f%%\n",
+			"hogs", "", "getppid",
+			(unsigned long long)r->hog_counter, r->hog_cpu_ns / 1e6,
+			100 * r->hog_counter_share, 100 * r->hog_cpu_share);
+	fflush(f);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "duration",	required_argument, NULL, 'd' },
+		{ "cpu",	required_argument, NULL, 'c' },
+		{ "hogs",	required_argument, NULL, 'n' },
+		{ "placement",	required_argument, NULL, 'p' },
+		{ "mode",	required_argument, NULL, 'm' },
+		{ "knob",	required_argument, NULL, 'k' },
+		{ "repeat",	required_argument, NULL, 'r' },
+		{ "format",	required_argument, NULL, 'f' },
+		{ "output",	required_argument, NULL, 'o' },
+		{ "help",	no_argument,	   NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double *cs = NULL, *ts = NULL, med, min, max;
+	const char *out_path = NULL;
+	enum format fmt = FMT_TABLE;
+	struct scy_config cfg;
+	struct scy_result res;
+	char err[SCY_ERRLEN], scen[64];
+	int opt, repeat = 1, want_knob = -1, knob, i, ret = 0, e;
+	struct sigaction sa;
+	FILE *out = stdout;
+
+	if (argv[0] && strrchr(argv[0], '/'))
+		prog = strrchr(argv[0], '/') + 1;
+	else if (argv[0] && argv[0][0])
+		prog = argv[0];
+
+	scy_config_init(&cfg);
+	while ((opt = getopt_long(argc, argv, "d:c:n:p:m:k:r:f:o:h", longopts,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			cfg.duration_s = parse_duration(optarg);
+			break;
+		case 'c':
+			cfg.cpu = parse_long("-c", optarg, 0, CPU_SETSIZE - 1);
+			break;
+		case 'n':
+			cfg.nr_hogs = parse_long("-n", optarg, 0, SCY_MAX_HOGS);
+			break;
+		case 'p':
+			if (scy_placement_parse(optarg, &cfg.placement))
+				usage_error("-p: unknown placement '%s' (same, session or cgroup)",
+					    optarg);
+			break;
+		case 'm':
+			if (scy_role_parse(optarg, &cfg.role0))
+				usage_error("-m: unknown mode '%s' (yield or getppid)",
+					    optarg);
+			break;
+		case 'k':
+			if (!strcmp(optarg, "0"))
+				want_knob = 0;
+			else if (!strcmp(optarg, "1"))
+				want_knob = 1;
+			else if (!strcmp(optarg, "keep"))
+				want_knob = -1;
+			else
+				usage_error("-k: '%s' is not 0, 1 or keep",
+					    optarg);
+			break;
+		case 'r':
+			repeat = parse_long("-r", optarg, 1, MAX_REPEAT);
+			break;
+		case 'f':
+			if (!strcmp(optarg, "table"))
+				fmt = FMT_TABLE;
+			else if (!strcmp(optarg, "csv"))
+				fmt = FMT_CSV;
+			else if (!strcmp(optarg, "kv"))
+				fmt = FMT_KV;
+			else
+				usage_error("-f: unknown format '%s' (table, csv or kv)",
+					    optarg);
+			break;
+		case 'o':
+			out_path = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			fprintf(stderr, "Try '%s --help'.\n", prog);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+	if (cfg.cpu >= 0) {
+		cpu_set_t set;
+
+		if (sched_getaffinity(0, sizeof(set), &set) ||
+		    !CPU_ISSET(cfg.cpu, &set))
+			usage_error("-c: CPU %d is offline or not in our affinity mask",
+				    cfg.cpu);
+	}
+	if (cfg.cpu < 0)
+		cfg.cpu = scy_default_cpu();
+	if (cfg.cpu < 0) {
+		fprintf(stderr, "%s: cannot find a CPU to run on\n", prog);
+		return EXIT_RUN_FAILED;
+	}
+	scenario_name(scen, sizeof(scen), &cfg);
+
+	/* the knob */
+	knob = scy_knob_present() ? scy_knob_read() : -1;
+	if (want_knob >= 0) {
+		if (!scy_knob_present()) {
+			fprintf(stderr,
+				"%s: -k %d: %s does not exist (kernel without CONFIG_SCHED_COMPAT_YIELD or unpatched)\n",
+				prog, want_knob, SCY_KNOB_SYSFS);
+			return EXIT_RUN_FAILED;
+		}
+		if (knob < 0) {
+			fprintf(stderr, "%s: cannot read %s: %s\n", prog,
+				SCY_KNOB_SYSFS, strerror(errno));
+			return EXIT_RUN_FAILED;
+		}
+		knob_prior = knob;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
+
+	if (want_knob >= 0 && want_knob != knob) {
+		knob_changed = 1;
+		atexit(restore_knob);
+		e = scy_knob_write(want_knob);
+		if (e) {
+			fprintf(stderr, "%s: cannot write %d to %s: %s%s\n",
+				prog, want_knob, SCY_KNOB_SYSFS, strerror(e),
+				geteuid() ? " (not root)" : "");
+			knob_changed = 0;
+			return EXIT_RUN_FAILED;
+		}
+		knob = scy_knob_read();
+		if (knob != want_knob) {
+			fprintf(stderr, "%s: %s reads %d after writing %d\n",
+				prog, SCY_KNOB_SYSFS, knob, want_knob);
+			return EXIT_RUN_FAILED;
+		}
+	}
+
+	if (out_path) {
+		out = fopen(out_path, "w");
+		if (!out) {
+			fprintf(stderr, "%s: cannot open %s: %s\n", prog,
+				out_path, strerror(errno));
+			return EXIT_RUN_FAILED;
+		}
+	}
+
+	cs = calloc(repeat, sizeof(*cs));
+	ts = calloc(repeat, sizeof(*ts));
+	if (!cs || !ts) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return EXIT_RUN_FAILED;
+	}
+
+	if (fmt == FMT_CSV)
+		scy_print_csv_header(out);
+	for (i = 0; i < repeat; i++) {
+		ret = scy_run(&cfg, &res, err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "%s: %s: %s%s\n", prog, scen,
+				ret == SCY_EUNSUPPORTED ?
+				"placement cannot be set up: " : "run failed: ",
+				err);
+			break;
+		}
+		cs[i] = res.yielder_counter_share;
+		ts[i] = res.yielder_cpu_share;
+		switch (fmt) {
+		case FMT_TABLE:
+			if (i)
+				fputc('\n', out);
+			print_table(out, scen, knob, i + 1, repeat, &res);
+			break;
+		case FMT_CSV:
+			scy_print_csv_row(out, scen, knob, i + 1, &res);
+			break;
+		case FMT_KV:
+			scy_print_kv(out, NULL, scen, knob, i + 1, &res);
+			break;
+		}
+		fflush(out);
+	}
+
+	if (!ret && repeat > 1) {
+		double cmed, cmin, cmax;
+
+		stats(cs, repeat, &cmed, &cmin, &cmax);
+		stats(ts, repeat, &med, &min, &max);
+		if (fmt == FMT_TABLE) {
+			fprintf(out,
+				"\n%s: worker 0 (%s) over %d runs:\n"
+				"  %-18s %11s %11s %11s\n"
+				"  %-18s %10.4f%% %10.4f%% %10.4f%%\n"
+				"  %-18s %10.4f%% %10.4f%% %10.4f%%\n",
+				scen, scy_role_name(cfg.role0), repeat,
+				"", "median", "min", "max",
+				"iteration share", 100 * cmed, 100 * cmin,
+				100 * cmax,
+				"cpu share", 100 * med, 100 * min, 100 * max);
+		} else if (fmt == FMT_KV) {
+			fprintf(out,
+				"summary scenario=%s knob=%s kernel=%s runs=%d yielder_counter_share_median=%.6f yielder_counter_share_min=%.6f yielder_counter_share_max=%.6f yielder_cpu_share_median=%.6f yielder_cpu_share_min=%.6f yielder_cpu_share_max=%.6f\n",
+				scen, scy_knob_name(knob),
+				scy_kernel_release(), repeat, cmed, cmin,
+				cmax, med, min, max);
+		}
+		/* csv: rows only, the summary follows from them */
+	}
+
+	if (out != stdout && fclose(out)) {
+		fprintf(stderr, "%s: writing %s: %s\n", prog, out_path,
+			strerror(errno));
+		if (!ret)
+			ret = SCY_EFAIL;
+	}
+	free(cs);
+	free(ts);
+	restore_knob();
+	if (ret == SCY_EUNSUPPORTED)
+		return EXIT_UNSUPPORTED;
+	return ret ? EXIT_RUN_FAILED : 0;
+}
