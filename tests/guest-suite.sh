@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the test guest (vm/guest-init starts it through vm/run.sh).
+# Checks the guest itself, the series' knob and tracepoint, then runs the
+# kselftests. Output is TAP; the kselftests' own TAP is indented.
+set -u
+: "${SCY_BIN:?}" "${SCY_KVER:?}" "${SCY_PATCHED:=1}" "${SCY_SHARE_DURATION:=4}"
+ST=$SCY_BIN/selftests
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+check() {
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+echo "# guest: kernel $(uname -r), $(nproc) CPUs, $(cut -d' ' -f1 /proc/uptime) s up"
+config=$(zcat /proc/config.gz 2>/dev/null)
+has() { grep -qx "$1" <<<"$config"; }
+check "guest sees at least 2 CPUs" test "$(nproc)" -ge 2
+check "kernel is Debian's $SCY_KVER" test "${SCY_KVER}" = "$(uname -r | cut -d. -f1,2)"
+for opt in CONFIG_HZ_250=y CONFIG_PREEMPT_VOLUNTARY=y CONFIG_PREEMPT_DYNAMIC=y \
+	CONFIG_FAIR_GROUP_SCHED=y CONFIG_SCHED_AUTOGROUP=y CONFIG_SCHEDSTATS=y; do
+	check "config has $opt" has "$opt"
+done
+check "autogroup sysctl present" test -f /proc/sys/kernel/sched_autogroup_enabled
+check "cgroup v2 offers the cpu controller" grep -qw cpu /sys/fs/cgroup/cgroup.controllers
+check "loopback is up" bash -c "ip -o link show lo | grep -q UP"
+
+knob=/sys/kernel/sched_compat_yield
+event=/sys/kernel/tracing/events/sched/sched_yield_fair
+if [[ $SCY_PATCHED == 1 ]]; then
+	check "config has CONFIG_SCHED_COMPAT_YIELD=y" has CONFIG_SCHED_COMPAT_YIELD=y
+	check "knob $knob exists, 0 at boot" test "$(cat $knob 2>/dev/null)" = 0
+	check "tracepoint sched:sched_yield_fair exists" test -d $event
+else
+	check "stock kernel has no knob" test ! -e $knob
+fi
+
+# The tracepoint reports each yield, with compat=1 only while the knob is 1.
+if [[ -d $event && -x $SCY_BIN/yield-share ]]; then
+	T=/sys/kernel/tracing
+	for k in 0 1; do
+		echo 0 >$T/tracing_on
+		echo >$T/trace
+		echo 1 >$event/enable
+		echo 1 >$T/tracing_on
+		"$SCY_BIN/yield-share" -d 1 -n 1 -k $k -f kv >/dev/null 2>&1
+		echo 0 >$T/tracing_on
+		echo 0 >$event/enable
+		c1=$(grep -c 'sched_yield_fair:.* compat=1' $T/trace)
+		c0=$(grep -c 'sched_yield_fair:.* compat=0' $T/trace)
+		echo "# knob=$k: $c1 yields traced with compat=1, $c0 with compat=0"
+		if [[ $k == 1 ]]; then
+			check "knob 1: yields traced with compat=1" test "$c1" -gt 0
+		else
+			check "knob 0: yields traced, none with compat=1" test "$c0" -gt 0 -a "$c1" -eq 0
+		fi
+	done
+fi
+
+# kselftests
+for t in compat_yield_abi compat_yield_share; do
+	if [[ ! -x $ST/$t ]]; then
+		not_ok "kselftest $t was not built"
+		continue
+	fi
+	args=()
+	[[ $t == compat_yield_share ]] && args=(-d "$SCY_SHARE_DURATION" -o "$SCY_RESULTS/share-$SCY_KVER.csv")
+	echo "# running $t ${args[*]}"
+	"$ST/$t" "${args[@]}" >"$SCY_RESULTS/$t.tap" 2>&1
+	rc=$?
+	sed 's/^/  /' "$SCY_RESULTS/$t.tap"
+	if [[ $rc != 0 && $rc != 4 ]] && ! grep -q '^not ok' "$SCY_RESULTS/$t.tap"; then
+		not_ok "kselftest $t exited with status $rc"
+	fi
+done
+echo "1..$n"

@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest.sh KVER PATCHED: build that kernel, the selftests and tools, boot the
+# kernel in QEMU and run tests/guest-suite.sh inside. Prints the guest's TAP.
+set -euo pipefail
+. "$(dirname "$0")/../vm/lib.sh"
+
+kver=${1:?usage: guest.sh KVER PATCHED}
+patched=${2:-1}
+RESULTS=${RESULTS:-$SCY_REPO/results}
+flavor=stock
+[[ $patched == 1 ]] && flavor=patched
+out=$RESULTS/guest-$kver-$flavor
+
+kdir=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" "$patched")
+make -s -C "$SCY_REPO" userspace selftests RESULTS="$RESULTS" >&2
+rc=0
+bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "${SCY_GUEST_TIMEOUT:-1500}" \
+	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_PATCHED="$patched" \
+	SCY_SHARE_DURATION="${SCY_SHARE_DURATION:-4}" bash tests/guest-suite.sh || rc=$?
+cat "$out/job.log" 2>/dev/null || true
+echo "# accelerator: $(cat "$out/accel" 2>/dev/null); results in $out"
+if [[ -s $out/dmesg-problems.txt ]]; then
+	echo "not ok - kernel warnings in the guest's dmesg (see $out/dmesg.txt)"
+fi
+exit "$rc"

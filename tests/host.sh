@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host-side checks: the series against its single sources of truth (root
+# Kconfig, sysfs-abi/), patch hygiene, that the series applies to Debian's
+# trees with patch(1) and git apply, the repo's own hygiene, and that the
+# tools build without warnings and reject bad input. TAP output.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. vm/lib.sh
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+check() {
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# added_file PATCH PATH: the content a patch gives a file it creates.
+added_file() {
+	awk -v path="$2" '
+		/^diff --git / { on = ($3 == "a/" path) }
+		on && /^@@/ { body = 1; next }
+		on && body && /^\+/ { print substr($0, 2) }
+	' "$1"
+}
+# added_lines PATCH PATH: the lines a patch adds to an existing file.
+added_lines() { added_file "$@"; }
+
+for pdir in kernel-patches/v*/; do
+	v=$(basename "$pdir")
+	kver=${v#v}
+	patches=$(grep -v '^#' "$pdir/series")
+	check "$v: series lists every patch file" \
+		test "$(ls "$pdir" | grep -E '^0*[1-9][0-9]*-.*\.patch$')" = "$patches"
+	check "$v: has a cover letter" test -f "$pdir/0000-cover-letter.patch"
+	for p in $patches; do
+		f=$pdir/$p
+		check "$v/$p: Signed-off-by" grep -q '^Signed-off-by: .* <.*@.*>' "$f"
+		body=$(awk '/^Subject:/ { s = 1; next } s && /^---$/ { exit } s && NF { n++ } END { print n + 0 }' "$f")
+		check "$v/$p: commit message has a body ($body lines)" test "$body" -ge 4
+	done
+	kpatch=$(grep -l '^+++ b/init/Kconfig' $(sed "s#^#$pdir#" <<<"$patches") | head -1)
+	check "$v: the series adds exactly the root Kconfig text to init/Kconfig" \
+		diff <(added_lines "$kpatch" init/Kconfig | sed '${/^$/d}') Kconfig
+	apatch=$(grep -l 'sysfs-kernel-sched_compat_yield' $(sed "s#^#$pdir#" <<<"$patches") | head -1)
+	check "$v: Documentation/ABI entry is sysfs-abi/sysfs-kernel-sched_compat_yield" \
+		diff <(added_file "$apatch" Documentation/ABI/testing/sysfs-kernel-sched_compat_yield) \
+		sysfs-abi/sysfs-kernel-sched_compat_yield
+
+	# Apply to a copy of the touched files of Debian's tree, both ways.
+	ref=$(ref_tree "$kver")
+	files=$(cat $(sed "s#^#$pdir#" <<<"$patches") | sed -n 's#^+++ b/##p' | sort -u)
+	for how in patch git; do
+		d=$tmp/$kver-$how
+		mkdir -p "$d"
+		for f in $files; do
+			[[ -f $ref/$f ]] && install -D -m 644 "$ref/$f" "$d/$f"
+		done
+		good=1
+		for p in $patches; do
+			if [[ $how == patch ]]; then
+				patch -d "$d" -p1 -s -f --dry-run <"$pdir/$p" >/dev/null &&
+					patch -d "$d" -p1 -s -f <"$pdir/$p" >/dev/null || good=0
+			else
+				(cd "$d" && git apply --check "$SCY_REPO/$pdir/$p" &&
+					git apply "$SCY_REPO/$pdir/$p") || good=0
+			fi
+		done
+		check "$v: series applies to Debian $(debian_version "$kver") with $how" test $good = 1
+	done
+done
+
+check "sysfs-abi: entry has the Documentation/ABI fields" \
+	bash -c 'for k in What: Date: KernelVersion: Contact: Description: Users:; do
+		grep -q "^$k" sysfs-abi/sysfs-kernel-sched_compat_yield || exit 1; done'
+
+# Repository hygiene
+srcs=$(git ls-files | grep -E '(\.(c|h|sh|gp|config|py)|Makefile|/run|guest-init)$')
+missing=$(for f in $srcs; do head -n 3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0' || echo "$f"; done)
+check "every source file has an SPDX GPL-2.0 header${missing:+ (missing: $missing)}" test -z "$missing"
+abs=$(git grep -lE '/(root|home|work)/[A-Za-z]' -- . ':!LICENSE' ':!tests/host.sh' || true)
+check "no absolute paths of this machine in the repo${abs:+ ($abs)}" test -z "$abs"
+
+# Tools: warning-free builds, clear errors on bad input
+make -s -C userspace clean >/dev/null 2>&1
+if out=$(make -s -C userspace OUTPUT="$tmp/bin" 2>&1); then
+	check "userspace builds with -Wall -Wextra and no warnings${out:+: $out}" test -z "$out"
+else
+	not_ok "userspace builds: $out"
+fi
+if out=$(bash vm/build-selftests.sh "$tmp/bin" 2>&1 >/dev/null); then
+	check "selftests build with no warnings${out:+: $out}" bash -c "! grep -q warning: <<<'$out'"
+else
+	not_ok "selftests build: $out"
+fi
+ys=$tmp/bin/yield-share
+for bad in "-d -1" "-d abc" "-p nowhere" "-n -2" "-m sleep" "-k 2" "-f xml" "--bogus"; do
+	# shellcheck disable=SC2086
+	err=$("$ys" $bad 2>&1 >/dev/null)
+	rc=$?
+	check "yield-share $bad: exit status non-zero ($rc) with a message" \
+		test $rc -ne 0 -a -n "$err"
+done
+echo "1..$n"

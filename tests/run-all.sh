@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: host checks, static checks of the series, then the selftests
+# in QEMU guests of both patched kernels. Every stage prints TAP lines
+# ("ok ..." / "not ok ..."); a stage that fails without saying why counts
+# as one failure. Ends with "N passed, N failed, N skipped".
+#
+# SCY_CHECK_KVERS="6.12 6.1" selects the guests; SCY_SHARE_DURATION the
+# seconds of each share benchmark run in the guests (default 4 here; the
+# full 30 s runs are `make demo` and the results page).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. vm/lib.sh
+
+RESULTS=${RESULTS:-$SCY_REPO/results}
+export SCY_SHARE_DURATION=${SCY_SHARE_DURATION:-4}
+kvers=${SCY_CHECK_KVERS:-6.12 6.1}
+mkdir -p "$RESULTS/check"
+pass=0 fail=0 skip=0 start=$(date +%s)
+
+# stage NAME CMD...: run, echo its TAP lines, add them up.
+stage() {
+	local name=$1 log=$RESULTS/check/$1.log rc p=0 f=0 s=0 t0=$(date +%s)
+	shift
+	echo "== $name"
+	"$@" >"$log" 2>&1
+	rc=$?
+	while IFS= read -r line; do
+		case $line in
+		"ok "*"# SKIP"* | "ok "*"# skip"*) s=$((s + 1)); echo "  $line" ;;
+		"ok "*) p=$((p + 1)) ;;
+		"not ok "*) f=$((f + 1)); echo "  $line" ;;
+		esac
+	done < <(sed -n 's/^[[:space:]]*\(\(not \)\{0,1\}ok [0-9]*.*\)/\1/p' "$log")
+	if [[ $rc != 0 && $f == 0 ]]; then
+		f=1
+		echo "  not ok - $name exited with status $rc; last lines of $log:"
+		tail -n 25 "$log" | sed 's/^/    /'
+	fi
+	echo "   $name: $p passed, $f failed, $s skipped ($(( $(date +%s) - t0 )) s)"
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+}
+
+stage deps bash vm/deps.sh
+stage host bash tests/host.sh
+stage checkpatch bash vm/checkpatch.sh
+for kver in $kvers; do
+	stage "guest-$kver" bash tests/guest.sh "$kver" 1
+done
+
+echo "total time $(( $(date +%s) - start )) s; logs in ${RESULTS#$SCY_REPO/}/check/"
+echo "$pass passed, $fail failed, $skip skipped"
+[[ $fail == 0 ]]
