@@ -189,18 +189,8 @@ static const char *printable(const char *buf, size_t len)
 /*
  * Fixture: skip without the knob; remember the value and restore it.
  * With 6.1's harness a SKIP() in the setup does not stop the test body,
- * so each body repeats the check with KNOB_CHECK_SKIP().
+ * so each body repeats the check on self->skip.
  */
-
-#define KNOB_CHECK_SKIP() do {						\
-	if (self->skip)							\
-		SKIP(return, "%s", self->reason);			\
-} while (0)
-
-#define REQUIRE_ROOT() do {						\
-	if (geteuid() != 0)						\
-		SKIP(return, "needs root to write the knob");		\
-} while (0)
 
 FIXTURE(knob) {
 	int saved;
@@ -250,7 +240,8 @@ TEST_F(knob, read_format)
 	char buf[2][64];
 	int i;
 
-	KNOB_CHECK_SKIP();
+	if (self->skip)
+		SKIP(return, "%s", self->reason);
 	for (i = 0; i < 2; i++) {
 		ssize_t n = read_raw(knob_paths[i], buf[i], sizeof(buf[i]));
 
@@ -297,15 +288,19 @@ static void write_read_both(struct __test_metadata *_metadata,
 
 TEST_F(knob, write_sysfs_read_both)
 {
-	KNOB_CHECK_SKIP();
-	REQUIRE_ROOT();
+	if (self->skip)
+		SKIP(return, "%s", self->reason);
+	if (geteuid() != 0)
+		SKIP(return, "needs root to write the knob");
 	write_read_both(_metadata, KNOB_SYSFS);
 }
 
 TEST_F(knob, write_sysctl_read_both)
 {
-	KNOB_CHECK_SKIP();
-	REQUIRE_ROOT();
+	if (self->skip)
+		SKIP(return, "%s", self->reason);
+	if (geteuid() != 0)
+		SKIP(return, "needs root to write the knob");
 	write_read_both(_metadata, KNOB_SYSCTL);
 }
 
@@ -319,7 +314,8 @@ TEST_F(knob, boot_parameter)
 	char cmdline[4096], *tok, *save = NULL, *val = NULL;
 	ssize_t n;
 
-	KNOB_CHECK_SKIP();
+	if (self->skip)
+		SKIP(return, "%s", self->reason);
 	n = read_raw("/proc/cmdline", cmdline, sizeof(cmdline));
 	ASSERT_GE(n, 0);
 	for (tok = strtok_r(cmdline, " \t\n", &save); tok;
@@ -345,7 +341,8 @@ TEST_F(knob, file_mode)
 	struct stat sb;
 	int i;
 
-	KNOB_CHECK_SKIP();
+	if (self->skip)
+		SKIP(return, "%s", self->reason);
 	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, stat(knob_paths[i], &sb)) {
 			TH_LOG("stat(%s): %s", knob_paths[i], strerror(errno));
@@ -398,8 +395,10 @@ TEST_F(knob, nonroot_cannot_write)
 	int status, code, i, before;
 	pid_t pid;
 
-	KNOB_CHECK_SKIP();
-	REQUIRE_ROOT();
+	if (self->skip)
+		SKIP(return, "%s", self->reason);
+	if (geteuid() != 0)
+		SKIP(return, "needs root to write the knob");
 	before = read_knob(KNOB_SYSFS);
 
 	pid = fork();
@@ -517,7 +516,8 @@ TEST_F(invalid, rejected_unchanged)
 	ssize_t n;
 	int err;
 
-	KNOB_CHECK_SKIP();
+	if (self->skip)
+		SKIP(return, "%s", self->reason);
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		/* "\0001": a NUL byte before the "1" */

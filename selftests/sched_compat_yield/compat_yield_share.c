@@ -62,13 +62,15 @@ static const struct scenario scenarios[] = {
 #define POINTS_PER_KNOB	(2 + NR_YIELD)
 
 static int knob_prior = -1;
-static volatile sig_atomic_t knob_changed;
+/* also used by the signal handler: accessed with __atomic builtins */
+static sig_atomic_t knob_changed;
 
 static void restore_knob(void)
 {
-	if (knob_changed && knob_prior >= 0) {
+	if (__atomic_load_n(&knob_changed, __ATOMIC_RELAXED) &&
+	    knob_prior >= 0) {
 		scy_knob_write(knob_prior);
-		knob_changed = 0;
+		__atomic_store_n(&knob_changed, 0, __ATOMIC_RELAXED);
 	}
 }
 
@@ -80,7 +82,7 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-static void usage(const char *prog, FILE *f)
+static void print_usage(const char *prog, FILE *f)
 {
 	fprintf(f,
 		"usage: %s [-d SECONDS] [-c CPU] [-o CSV]\n"
@@ -202,15 +204,15 @@ int main(int argc, char **argv)
 			csv_path = optarg;
 			break;
 		case 'h':
-			usage(argv[0], stdout);
+			print_usage(argv[0], stdout);
 			return KSFT_PASS;
 		default:
-			usage(argv[0], stderr);
+			print_usage(argv[0], stderr);
 			return KSFT_FAIL;
 		}
 	}
 	if (optind != argc) {
-		usage(argv[0], stderr);
+		print_usage(argv[0], stderr);
 		return KSFT_FAIL;
 	}
 
@@ -279,7 +281,7 @@ int main(int argc, char **argv)
 		int knob = knobs[k];
 
 		if (can_set) {
-			knob_changed = 1;
+			__atomic_store_n(&knob_changed, 1, __ATOMIC_RELAXED);
 			e = scy_knob_write(knob);
 			if (e)
 				ksft_exit_fail_msg("cannot set %s to %d: %s\n",

@@ -17,7 +17,6 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <math.h>
@@ -25,10 +24,11 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdalign.h>
 #include <stdbool.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdnoreturn.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -45,6 +45,17 @@
 #define SCY_READY_TIMEOUT_MS	30000
 #define SCY_CACHELINE		64
 
+/*
+ * Accesses to the run state that scy_emergency_cleanup() may see from a
+ * signal handler: single, untorn loads and stores the compiler keeps.
+ */
+#ifndef READ_ONCE
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#endif
+#ifndef WRITE_ONCE
+#define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
+#endif
+
 /* Setup stages a worker reports on the readiness pipe */
 enum {
 	STAGE_READY,
@@ -60,46 +71,33 @@ struct ready_msg {
 };
 
 struct scy_slot {
-	uint64_t counter;
-} __attribute__((aligned(SCY_CACHELINE)));
+	alignas(SCY_CACHELINE) __u64 counter;
+};
 
 struct scy_shared {
-	int go __attribute__((aligned(SCY_CACHELINE)));
+	alignas(SCY_CACHELINE) int go;
 	struct scy_slot slot[SCY_MAX_WORKERS];
 };
 
 /*
  * State of the run in progress, for scy_emergency_cleanup().  Written by
  * scy_run() before it creates the matching resource, so a signal handler
- * sees at worst a resource that does not exist (yet).
+ * sees at worst a resource that does not exist (yet).  The sig_atomic_t
+ * members are accessed with READ_ONCE() and WRITE_ONCE().
  */
 static struct {
-	pid_t owner;				/* the process running scy_run() */
-	volatile sig_atomic_t nr_pids;
+	pid_t owner;			/* the process running scy_run() */
+	sig_atomic_t nr_pids;
 	pid_t pids[SCY_MAX_WORKERS];
-	volatile sig_atomic_t cg_dirs;		/* how many of cg_dir[] exist */
-	char cg_dir[3][PATH_MAX];		/* base, yielder, others */
-	volatile sig_atomic_t cg_root_enabled;	/* we wrote +cpu there */
+	sig_atomic_t cg_dirs;		/* how many of cg_dir[] exist */
+	char cg_dir[3][PATH_MAX];	/* base, yielder, others */
+	sig_atomic_t cg_root_enabled;	/* we wrote +cpu there */
 	char cg_root_ctl[PATH_MAX];
-	volatile sig_atomic_t ag_prior;		/* autogroup value to restore */
+	sig_atomic_t ag_prior;		/* autogroup value to restore */
 } st = { .ag_prior = -1 };
 
 /* ------------------------------------------------------------------ */
 /* small helpers */
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* Read a small file into buf (NUL-terminated).  Returns length or -errno. */
 static ssize_t read_file(const char *path, char *buf, size_t len)
@@ -256,7 +254,7 @@ const char *scy_kernel_release(void)
 
 	if (!rel[0]) {
 		if (uname(&u))
-			strcpy(rel, "unknown");
+			snprintf(rel, sizeof(rel), "unknown");
 		else
 			snprintf(rel, sizeof(rel), "%s", u.release);
 	}
@@ -291,9 +289,11 @@ int scy_knob_read_path(const char *path)
 
 int scy_knob_write_path(const char *path, int val)
 {
-	if (val != 0 && val != 1)
-		return EINVAL;
-	return write_str(path, val ? "1" : "0");
+	int e = EINVAL;
+
+	if (val == 0 || val == 1)
+		e = write_str(path, val ? "1" : "0");
+	return e;
 }
 
 int scy_knob_read(void)
@@ -336,22 +336,23 @@ void scy_config_init(struct scy_config *cfg)
 /* CPU time of a worker */
 
 /* First field of /proc/<pid>/schedstat: ns on CPU.  0 on success. */
-static int cpu_schedstat(pid_t pid, uint64_t *ns)
+static int cpu_schedstat(pid_t pid, __u64 *ns)
 {
-	char path[64], buf[128];
+	char path[64], buf[128], *end;
 	unsigned long long v;
 
 	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
 	if (read_file(path, buf, sizeof(buf)) <= 0)
 		return -1;
-	if (sscanf(buf, "%llu", &v) != 1)
+	v = strtoull(buf, &end, 10);
+	if (end == buf)
 		return -1;
 	*ns = v;
 	return 0;
 }
 
 /* utime + stime from /proc/<pid>/stat, converted to ns.  0 on success. */
-static int cpu_stat(pid_t pid, uint64_t *ns)
+static int cpu_stat(pid_t pid, __u64 *ns)
 {
 	unsigned long long utime, stime;
 	char path[64], buf[1024], *p;
@@ -380,7 +381,7 @@ static int cpu_stat(pid_t pid, uint64_t *ns)
 	return 0;
 }
 
-static int cpu_time(enum scy_cpu_source src, pid_t pid, uint64_t *ns)
+static int cpu_time(enum scy_cpu_source src, pid_t pid, __u64 *ns)
 {
 	return src == SCY_CPU_SCHEDSTAT ? cpu_schedstat(pid, ns) :
 					  cpu_stat(pid, ns);
@@ -461,28 +462,28 @@ static int autogroup_setup(char *err, size_t errlen)
 	prior = scy_knob_read_path(SCY_AUTOGROUP_SYSCTL);
 	if (prior < 0) {
 		if (errno == ENOENT)
-			seterr(err, errlen,
-			       "no autogroup: %s is absent (CONFIG_SCHED_AUTOGROUP unset)",
-			       SCY_AUTOGROUP_SYSCTL);
+			snprintf(err, errlen,
+				 "no autogroup: %s is absent (CONFIG_SCHED_AUTOGROUP unset)",
+				 SCY_AUTOGROUP_SYSCTL);
 		else
-			seterr(err, errlen, "cannot read %s: %s",
-			       SCY_AUTOGROUP_SYSCTL, strerror(errno));
+			snprintf(err, errlen, "cannot read %s: %s",
+				 SCY_AUTOGROUP_SYSCTL, strerror(errno));
 		return SCY_EUNSUPPORTED;
 	}
 	if (!in_root_task_group(why, sizeof(why))) {
-		seterr(err, errlen,
-		       "autogroup has no effect here: %s (autogroups apply to the root task group only)",
-		       why);
+		snprintf(err, errlen,
+			 "autogroup has no effect here: %s (autogroups apply to the root task group only)",
+			 why);
 		return SCY_EUNSUPPORTED;
 	}
 	if (prior == 1)
 		return SCY_OK;
-	st.ag_prior = prior;
+	WRITE_ONCE(st.ag_prior, prior);
 	e = scy_knob_write_path(SCY_AUTOGROUP_SYSCTL, 1);
 	if (e) {
-		st.ag_prior = -1;
-		seterr(err, errlen, "cannot enable autogroup (%s)%s",
-		       strerror(e), geteuid() ? ": not root" : "");
+		WRITE_ONCE(st.ag_prior, -1);
+		snprintf(err, errlen, "cannot enable autogroup (%s)%s",
+			 strerror(e), geteuid() ? ": not root" : "");
 		return SCY_EUNSUPPORTED;
 	}
 	return SCY_OK;
@@ -490,9 +491,11 @@ static int autogroup_setup(char *err, size_t errlen)
 
 static void autogroup_cleanup(void)
 {
-	if (st.ag_prior >= 0) {
-		scy_knob_write_path(SCY_AUTOGROUP_SYSCTL, st.ag_prior);
-		st.ag_prior = -1;
+	int prior = READ_ONCE(st.ag_prior);
+
+	if (prior >= 0) {
+		scy_knob_write_path(SCY_AUTOGROUP_SYSCTL, prior);
+		WRITE_ONCE(st.ag_prior, -1);
 	}
 }
 
@@ -504,7 +507,7 @@ static int autogroup_of(const char *pid, char *buf, size_t len)
 	snprintf(path, sizeof(path), "/proc/%s/autogroup", pid);
 	if (read_file(path, buf, len) <= 0)
 		return -1;
-	buf[strcspn(buf, " \n")] = '\0';
+	buf[strcspn(buf, "\n ")] = '\0';
 	return 0;
 }
 
@@ -540,7 +543,7 @@ static void cgroup_cleanup(void)
 	int i, try;
 
 	/* cg_dir[0] is the parent of the others: remove it last */
-	for (i = st.cg_dirs - 1; i >= 0; i--) {
+	for (i = READ_ONCE(st.cg_dirs) - 1; i >= 0; i--) {
 		for (try = 0; try < 100; try++) {
 			if (!rmdir(st.cg_dir[i]) || errno == ENOENT)
 				break;
@@ -549,10 +552,10 @@ static void cgroup_cleanup(void)
 			nanosleep(&ts, NULL);
 		}
 	}
-	st.cg_dirs = 0;
-	if (st.cg_root_enabled) {
+	WRITE_ONCE(st.cg_dirs, 0);
+	if (READ_ONCE(st.cg_root_enabled)) {
 		write_str(st.cg_root_ctl, "-cpu");
-		st.cg_root_enabled = 0;
+		WRITE_ONCE(st.cg_root_enabled, 0);
 	}
 }
 
@@ -565,20 +568,20 @@ static int cgroup_setup(char *err, size_t errlen)
 	int e;
 
 	if (cgroup2_mount(mnt, sizeof(mnt))) {
-		seterr(err, errlen, "no cgroup2 file system mounted");
+		snprintf(err, errlen, "no cgroup2 file system mounted");
 		return SCY_EUNSUPPORTED;
 	}
 	snprintf(path, sizeof(path), "%s/cgroup.controllers", mnt);
 	n = read_file(path, list, sizeof(list));
 	if (n < 0) {
-		seterr(err, errlen, "cannot read %s: %s", path, strerror(-n));
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(-n));
 		return SCY_EUNSUPPORTED;
 	}
 	chomp(list);
 	if (!has_word(list, "cpu")) {
-		seterr(err, errlen,
-		       "no cpu controller in cgroup2 at %s (cgroup.controllers: \"%s\"; cpu may be bound to a cgroup v1 hierarchy or CONFIG_CGROUP_SCHED unset)",
-		       mnt, list);
+		snprintf(err, errlen,
+			 "no cpu controller in cgroup2 at %s (cgroup.controllers: \"%s\"; cpu may be bound to a cgroup v1 hierarchy or CONFIG_CGROUP_SCHED unset)",
+			 mnt, list);
 		return SCY_EUNSUPPORTED;
 	}
 
@@ -587,19 +590,19 @@ static int cgroup_setup(char *err, size_t errlen)
 		 "%s/cgroup.subtree_control", mnt);
 	n = read_file(st.cg_root_ctl, list, sizeof(list));
 	if (n < 0) {
-		seterr(err, errlen, "cannot read %s: %s", st.cg_root_ctl,
-		       strerror(-n));
+		snprintf(err, errlen, "cannot read %s: %s", st.cg_root_ctl,
+			 strerror(-n));
 		return SCY_EUNSUPPORTED;
 	}
 	if (!has_word(list, "cpu")) {
 		e = write_str(st.cg_root_ctl, "+cpu");
 		if (e) {
-			seterr(err, errlen,
-			       "cannot enable the cpu controller in %s: %s%s",
-			       st.cg_root_ctl, strerror(e), hint);
+			snprintf(err, errlen,
+				 "cannot enable the cpu controller in %s: %s%s",
+				 st.cg_root_ctl, strerror(e), hint);
 			return SCY_EUNSUPPORTED;
 		}
-		st.cg_root_enabled = 1;
+		WRITE_ONCE(st.cg_root_enabled, 1);
 	}
 
 	snprintf(st.cg_dir[0], PATH_MAX, "%s/scy-%d", mnt, (int)getpid());
@@ -613,34 +616,34 @@ static int cgroup_setup(char *err, size_t errlen)
 	rmdir(st.cg_dir[2]);
 	rmdir(st.cg_dir[0]);
 
-	st.cg_dirs = 1;
+	WRITE_ONCE(st.cg_dirs, 1);
 	if (mkdir(st.cg_dir[0], 0755)) {
 		e = errno;
-		seterr(err, errlen, "cannot create %s: %s%s", st.cg_dir[0],
-		       strerror(e), hint);
+		snprintf(err, errlen, "cannot create %s: %s%s", st.cg_dir[0],
+			 strerror(e), hint);
 		goto fail;
 	}
 	snprintf(path, sizeof(path), "%s/cgroup.subtree_control",
 		 st.cg_dir[0]);
 	e = write_str(path, "+cpu");
 	if (e) {
-		seterr(err, errlen,
-		       "cannot enable the cpu controller in %s: %s%s", path,
-		       strerror(e), hint);
+		snprintf(err, errlen,
+			 "cannot enable the cpu controller in %s: %s%s", path,
+			 strerror(e), hint);
 		goto fail;
 	}
-	st.cg_dirs = 2;
+	WRITE_ONCE(st.cg_dirs, 2);
 	if (mkdir(st.cg_dir[1], 0755)) {
 		e = errno;
-		seterr(err, errlen, "cannot create %s: %s%s", st.cg_dir[1],
-		       strerror(e), hint);
+		snprintf(err, errlen, "cannot create %s: %s%s", st.cg_dir[1],
+			 strerror(e), hint);
 		goto fail;
 	}
-	st.cg_dirs = 3;
+	WRITE_ONCE(st.cg_dirs, 3);
 	if (mkdir(st.cg_dir[2], 0755)) {
 		e = errno;
-		seterr(err, errlen, "cannot create %s: %s%s", st.cg_dir[2],
-		       strerror(e), hint);
+		snprintf(err, errlen, "cannot create %s: %s%s", st.cg_dir[2],
+			 strerror(e), hint);
 		goto fail;
 	}
 	return SCY_OK;
@@ -656,17 +659,17 @@ static void kill_workers(void)
 {
 	int i, status;
 
-	for (i = 0; i < st.nr_pids; i++)
+	for (i = 0; i < READ_ONCE(st.nr_pids); i++)
 		if (st.pids[i] > 0)
 			kill(st.pids[i], SIGKILL);
-	for (i = 0; i < st.nr_pids; i++) {
+	for (i = 0; i < READ_ONCE(st.nr_pids); i++) {
 		if (st.pids[i] <= 0)
 			continue;
 		while (waitpid(st.pids[i], &status, 0) < 0 && errno == EINTR)
 			;
 		st.pids[i] = 0;
 	}
-	st.nr_pids = 0;
+	WRITE_ONCE(st.nr_pids, 0);
 }
 
 void scy_emergency_cleanup(void)
@@ -692,12 +695,12 @@ static void worker_report(int fd, int idx, int stage, int err)
 	} while (n < 0 && errno == EINTR);
 }
 
-static void __attribute__((noreturn))
-worker(int idx, enum scy_role role, const struct scy_config *cfg,
-	struct scy_shared *sh, int ready_fd, pid_t parent)
+static noreturn void worker(int idx, enum scy_role role,
+			    const struct scy_config *cfg,
+			    struct scy_shared *sh, int ready_fd, pid_t parent)
 {
 	struct scy_slot *slot = &sh->slot[idx];
-	uint64_t count = 0;
+	__u64 count = 0;
 	cpu_set_t set;
 	char pid[32];
 
@@ -783,23 +786,23 @@ static int wait_ready(int fd, int nr, char *err, size_t errlen)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0) {
-			seterr(err, errlen,
-			       "only %d of %d workers became ready", got, nr);
+			snprintf(err, errlen,
+				 "only %d of %d workers became ready", got, nr);
 			return SCY_EFAIL;
 		}
 		n = read(fd, &msg, sizeof(msg));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n != sizeof(msg)) {
-			seterr(err, errlen,
-			       "readiness pipe: short read (%d of %d workers ready)",
-			       got, nr);
+			snprintf(err, errlen,
+				 "readiness pipe: short read (%d of %d workers ready)",
+				 got, nr);
 			return SCY_EFAIL;
 		}
 		if (msg.stage != STAGE_READY) {
-			seterr(err, errlen, "worker %d: %s failed: %s",
-			       msg.idx, stage_name(msg.stage),
-			       strerror(msg.err));
+			snprintf(err, errlen, "worker %d: %s failed: %s",
+				 msg.idx, stage_name(msg.stage),
+				 strerror(msg.err));
 			return SCY_EFAIL;
 		}
 		got++;
@@ -808,8 +811,8 @@ static int wait_ready(int fd, int nr, char *err, size_t errlen)
 }
 
 struct snap {
-	uint64_t counter[SCY_MAX_WORKERS];
-	uint64_t cpu[SCY_MAX_WORKERS];
+	__u64 counter[SCY_MAX_WORKERS];
+	__u64 cpu[SCY_MAX_WORKERS];
 };
 
 static int snapshot(struct scy_shared *sh, int nr, enum scy_cpu_source src,
@@ -828,7 +831,7 @@ static int snapshot(struct scy_shared *sh, int nr, enum scy_cpu_source src,
 
 static void compute_shares(struct scy_result *res)
 {
-	uint64_t csum = 0, tsum = 0;
+	__u64 csum = 0, tsum = 0;
 	int i;
 
 	for (i = 0; i < res->nr_workers; i++) {
@@ -866,34 +869,39 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 	bool pinned = false;
 	int pfd[2] = { -1, -1 };
 	int nr, i, ret, cpu;
-	uint64_t probe;
+	__u64 probe;
 	pid_t self = getpid();
+	char no_err[1];
 
 	memset(res, 0, sizeof(*res));
-	if (err && errlen)
-		err[0] = '\0';
+	/* no room for a reason: write it to a scratch buffer */
+	if (!err || !errlen) {
+		err = no_err;
+		errlen = sizeof(no_err);
+	}
+	err[0] = '\0';
 	st.owner = self;
 
 	if (!(cfg.duration_s > 0) || !isfinite(cfg.duration_s) ||
 	    cfg.duration_s > 1e6) {
-		seterr(err, errlen, "invalid duration %g s", cfg.duration_s);
+		snprintf(err, errlen, "invalid duration %g s", cfg.duration_s);
 		return SCY_EFAIL;
 	}
 	if (cfg.nr_hogs < 0 || cfg.nr_hogs > SCY_MAX_HOGS) {
-		seterr(err, errlen, "invalid number of hogs %d (0..%d)",
-		       cfg.nr_hogs, SCY_MAX_HOGS);
+		snprintf(err, errlen, "invalid number of hogs %d (0..%d)",
+			 cfg.nr_hogs, SCY_MAX_HOGS);
 		return SCY_EFAIL;
 	}
 	if (sched_getaffinity(0, sizeof(orig), &orig)) {
-		seterr(err, errlen, "sched_getaffinity: %s", strerror(errno));
+		snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
 		return SCY_EFAIL;
 	}
 	if (cfg.cpu < 0)
 		cfg.cpu = scy_default_cpu();
 	if (cfg.cpu < 0 || cfg.cpu >= CPU_SETSIZE || !CPU_ISSET(cfg.cpu, &orig)) {
-		seterr(err, errlen,
-		       "CPU %d is not available (offline or not in our affinity mask)",
-		       cfg.cpu);
+		snprintf(err, errlen,
+			 "CPU %d is not available (offline or not in our affinity mask)",
+			 cfg.cpu);
 		return SCY_EFAIL;
 	}
 	nr = cfg.nr_hogs + 1;
@@ -918,12 +926,12 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED) {
-		seterr(err, errlen, "mmap: %s", strerror(errno));
+		snprintf(err, errlen, "mmap: %s", strerror(errno));
 		goto out;
 	}
 	memset(sh, 0, sizeof(*sh));
 	if (pipe2(pfd, O_CLOEXEC)) {
-		seterr(err, errlen, "pipe: %s", strerror(errno));
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		goto out;
 	}
 
@@ -947,7 +955,7 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 
 		pid = fork();
 		if (pid < 0) {
-			seterr(err, errlen, "fork: %s", strerror(errno));
+			snprintf(err, errlen, "fork: %s", strerror(errno));
 			goto out;
 		}
 		if (!pid) {
@@ -955,7 +963,7 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 			worker(i, role, &cfg, sh, pfd[1], self);
 		}
 		st.pids[i] = pid;
-		st.nr_pids = i + 1;
+		WRITE_ONCE(st.nr_pids, i + 1);
 		res->w[i].pid = pid;
 		res->w[i].role = role;
 	}
@@ -974,9 +982,9 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 		if (!autogroup_of("self", mine, sizeof(mine)) &&
 		    !autogroup_of(pid, his, sizeof(his)) &&
 		    !strcmp(mine, his)) {
-			seterr(err, errlen,
-			       "the yielder is still in autogroup %s after setsid()",
-			       mine);
+			snprintf(err, errlen,
+				 "the yielder is still in autogroup %s after setsid()",
+				 mine);
 			goto out;
 		}
 	}
@@ -991,7 +999,7 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (snapshot(sh, nr, res->cpu_source, &s0)) {
-		seterr(err, errlen, "cannot read the workers' CPU time");
+		snprintf(err, errlen, "cannot read the workers' CPU time");
 		goto out;
 	}
 	until = t0;
@@ -1007,7 +1015,7 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 		;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (snapshot(sh, nr, res->cpu_source, &s1)) {
-		seterr(err, errlen, "cannot read the workers' CPU time");
+		snprintf(err, errlen, "cannot read the workers' CPU time");
 		goto out;
 	}
 	res->wall_s = ts_diff(&t0, &t1);
@@ -1019,7 +1027,7 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 	}
 	compute_shares(res);
 	if (!res->hog_cpu_ns && !res->w[0].cpu_ns) {
-		seterr(err, errlen, "no CPU time measured for any worker");
+		snprintf(err, errlen, "no CPU time measured for any worker");
 		goto out;
 	}
 	ret = SCY_OK;
@@ -1044,40 +1052,53 @@ out:
 void scy_print_kv(FILE *f, const char *prefix, const char *scenario,
 		  int knob, int run, const struct scy_result *res)
 {
-	fprintf(f,
-		"%sscenario=%s knob=%s kernel=%s placement=%s role0=%s nr_hogs=%d cpu=%d run=%d duration_s=%.2f wall_s=%.3f "
-		"yielder_counter=%" PRIu64 " hog_counter=%" PRIu64
-		" yielder_cpu_ns=%" PRIu64 " hog_cpu_ns=%" PRIu64
-		" yielder_counter_share=%.6f yielder_cpu_share=%.6f hog_counter_share=%.6f hog_cpu_share=%.6f cpu_source=%s\n",
+	unsigned long long y_counter = res->w[0].counter;
+	unsigned long long y_cpu_ns = res->w[0].cpu_ns;
+	unsigned long long h_counter = res->hog_counter;
+	unsigned long long h_cpu_ns = res->hog_cpu_ns;
+
+	/* one line, written piecewise */
+	fprintf(f, "%sscenario=%s knob=%s kernel=%s placement=%s role0=%s",
 		prefix ? prefix : "", scenario, scy_knob_name(knob),
 		scy_kernel_release(), scy_placement_name(res->placement),
-		scy_role_name(res->w[0].role), res->nr_workers - 1, res->cpu,
-		run, res->duration_s, res->wall_s, res->w[0].counter,
-		res->hog_counter, res->w[0].cpu_ns, res->hog_cpu_ns,
-		res->yielder_counter_share, res->yielder_cpu_share,
+		scy_role_name(res->w[0].role));
+	fprintf(f, " nr_hogs=%d cpu=%d run=%d duration_s=%.2f wall_s=%.3f",
+		res->nr_workers - 1, res->cpu, run, res->duration_s,
+		res->wall_s);
+	fprintf(f, " yielder_counter=%llu hog_counter=%llu", y_counter,
+		h_counter);
+	fprintf(f, " yielder_cpu_ns=%llu hog_cpu_ns=%llu", y_cpu_ns, h_cpu_ns);
+	fprintf(f, " yielder_counter_share=%.6f yielder_cpu_share=%.6f",
+		res->yielder_counter_share, res->yielder_cpu_share);
+	fprintf(f, " hog_counter_share=%.6f hog_cpu_share=%.6f cpu_source=%s\n",
 		res->hog_counter_share, res->hog_cpu_share,
 		scy_cpu_source_name(res->cpu_source));
 }
 
 void scy_print_csv_header(FILE *f)
 {
-	fprintf(f,
-		"scenario,knob,kernel,placement,role0,nr_hogs,cpu,run,duration_s,wall_s,"
-		"yielder_counter,hog_counter,yielder_cpu_ns,hog_cpu_ns,"
-		"yielder_counter_share,yielder_cpu_share,hog_counter_share,hog_cpu_share,cpu_source\n");
+	fputs("scenario,knob,kernel,placement,role0,nr_hogs,cpu,run,", f);
+	fputs("duration_s,wall_s,", f);
+	fputs("yielder_counter,hog_counter,yielder_cpu_ns,hog_cpu_ns,", f);
+	fputs("yielder_counter_share,yielder_cpu_share,", f);
+	fputs("hog_counter_share,hog_cpu_share,cpu_source\n", f);
 }
 
 void scy_print_csv_row(FILE *f, const char *scenario, int knob, int run,
 		       const struct scy_result *res)
 {
-	fprintf(f,
-		"%s,%s,%s,%s,%s,%d,%d,%d,%.2f,%.3f,%" PRIu64 ",%" PRIu64
-		",%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%s\n",
+	unsigned long long y_counter = res->w[0].counter;
+	unsigned long long y_cpu_ns = res->w[0].cpu_ns;
+	unsigned long long h_counter = res->hog_counter;
+	unsigned long long h_cpu_ns = res->hog_cpu_ns;
+
+	fprintf(f, "%s,%s,%s,%s,%s,%d,%d,%d,%.2f,%.3f,%llu,%llu,%llu,%llu,",
 		scenario, scy_knob_name(knob), scy_kernel_release(),
 		scy_placement_name(res->placement),
 		scy_role_name(res->w[0].role), res->nr_workers - 1, res->cpu,
-		run, res->duration_s, res->wall_s, res->w[0].counter,
-		res->hog_counter, res->w[0].cpu_ns, res->hog_cpu_ns,
+		run, res->duration_s, res->wall_s, y_counter, h_counter,
+		y_cpu_ns, h_cpu_ns);
+	fprintf(f, "%.6f,%.6f,%.6f,%.6f,%s\n",
 		res->yielder_counter_share, res->yielder_cpu_share,
 		res->hog_counter_share, res->hog_cpu_share,
 		scy_cpu_source_name(res->cpu_source));

@@ -14,8 +14,8 @@
 #ifndef SCY_SHARE_H
 #define SCY_SHARE_H
 
+#include <linux/types.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -61,8 +61,8 @@ struct scy_config {
 struct scy_worker_result {
 	enum scy_role role;
 	pid_t pid;
-	uint64_t counter;		/* loop iterations in the window */
-	uint64_t cpu_ns;		/* CPU time in the window */
+	__u64 counter;			/* loop iterations in the window */
+	__u64 cpu_ns;			/* CPU time in the window */
 	double counter_share;		/* counter / sum of counters */
 	double cpu_share;		/* cpu_ns / sum of cpu_ns */
 };
@@ -81,8 +81,8 @@ struct scy_result {
 	double yielder_cpu_share;
 	double hog_counter_share;
 	double hog_cpu_share;
-	uint64_t hog_counter;
-	uint64_t hog_cpu_ns;
+	__u64 hog_counter;
+	__u64 hog_cpu_ns;
 };
 
 void scy_config_init(struct scy_config *cfg);
