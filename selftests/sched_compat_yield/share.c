@@ -44,6 +44,8 @@
 
 #define SCY_READY_TIMEOUT_MS	30000
 #define SCY_CACHELINE		64
+/* Seconds the workers run before the window opens (at most a quarter of it) */
+#define SCY_WARMUP_S		0.5
 
 /*
  * Accesses to the run state that scy_emergency_cleanup() may see from a
@@ -862,7 +864,7 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 	    char *err, size_t errlen)
 {
 	struct scy_shared *sh = MAP_FAILED;
-	struct timespec t0, t1, until;
+	struct timespec t0, t1, until, warmup;
 	cpu_set_t orig, set;
 	struct scy_config cfg = *cfg_in;
 	struct snap s0, s1;
@@ -996,6 +998,17 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 
 	__atomic_store_n(&sh->go, 1, __ATOMIC_RELEASE);
 	futex_wake(&sh->go, INT_MAX);
+
+	/*
+	 * Warm-up, not measured: the first loop iterations after a fork pay
+	 * for page faults and cold caches (and, under QEMU TCG, for code
+	 * translation), which skews a short window.
+	 */
+	warmup.tv_sec = 0;
+	warmup.tv_nsec = (long)(1e9 * (cfg.duration_s / 4 < SCY_WARMUP_S ?
+				       cfg.duration_s / 4 : SCY_WARMUP_S));
+	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &warmup, &warmup) == EINTR)
+		;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (snapshot(sh, nr, res->cpu_source, &s0)) {
