@@ -83,7 +83,7 @@ check "sysfs-abi: entry has the Documentation/ABI fields" \
 srcs=$(git ls-files | grep -E '(\.(c|h|sh|gp|config|py)|Makefile|/run|guest-init)$')
 missing=$(for f in $srcs; do head -n 3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0' || echo "$f"; done)
 check "every source file has an SPDX GPL-2.0 header${missing:+ (missing: $missing)}" test -z "$missing"
-abs=$(git grep -lE '/(root|home|work)/[A-Za-z]' -- . ':!LICENSE' ':!tests/host.sh' || true)
+abs=$(git grep -lE '(^|[[:space:]"'\''=:(])/(root|home|work)/[A-Za-z]' -- . ':!LICENSE' ':!tests/host.sh' || true)
 check "no absolute paths of this machine in the repo${abs:+ ($abs)}" test -z "$abs"
 
 # Tools: warning-free builds, clear errors on bad input

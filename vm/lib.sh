@@ -29,6 +29,8 @@ SCY_PACKAGES=(
 	gnuplot-nox:gnuplot
 	trace-cmd:trace-cmd
 	stress-ng:stress-ng
+	openmpi-bin:mpirun
+	libopenmpi-dev:mpicc
 	linux-source-6.1:/usr/src/linux-source-6.1.tar.xz
 	linux-source-6.12:/usr/src/linux-source-6.12.tar.xz
 )

@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-mpi.sh [-r REPS] [-n ITER] [-D DELAY_US] [-s SIZE] [-o CSV]
+#
+# Open MPI ping-pong, 2 ranks pinned to one CPU, rank 0 a straggler by
+# DELAY_US, --mca mpi_yield_when_idle 1, with the sched_compat_yield knob at
+# 0 and at 1 (alternating, REPS runs each) when the knob exists, else once
+# per rep as "stock". Prints one CSV row per run and a median summary.
+# Run as root (in the test guest: vm/run.sh ... -- bash userspace/bench-mpi.sh).
+set -euo pipefail
+reps=5 iters=2000 delay=50 size=1 out=/dev/null
+while getopts "r:n:D:s:o:" o; do
+	case $o in
+	r) reps=$OPTARG ;;
+	n) iters=$OPTARG ;;
+	D) delay=$OPTARG ;;
+	s) size=$OPTARG ;;
+	o) out=$OPTARG ;;
+	*) echo "usage: bench-mpi.sh [-r REPS] [-n ITER] [-D DELAY_US] [-s SIZE] [-o CSV]" >&2; exit 2 ;;
+	esac
+done
+bin=${SCY_BIN:-$(dirname "$0")}
+pp=$bin/mpi-pingpong
+[[ -x $pp ]] || { echo "bench-mpi.sh: $pp not built (needs mpicc)" >&2; exit 2; }
+command -v mpirun >/dev/null || { echo "bench-mpi.sh: mpirun not found" >&2; exit 2; }
+knob=/sys/kernel/sched_compat_yield
+cpu=$(( $(nproc) - 1 ))
+if [[ -f $knob ]]; then
+	prior=$(cat $knob)
+	trap 'echo $prior >$knob' EXIT
+	values="0 1"
+else
+	values=stock
+fi
+echo "kernel,knob,rep,mean_us,stddev_us,median_us,p99_us,iterations,size,delay_us" | tee "$out"
+for r in $(seq 1 "$reps"); do
+	for k in $values; do
+		[[ $k != stock ]] && echo "$k" >$knob
+		line=$(taskset -c "$cpu" mpirun --allow-run-as-root --oversubscribe -np 2 \
+			--bind-to none --mca mpi_yield_when_idle 1 \
+			"$pp" -n "$iters" -D "$delay" -s "$size" | grep '^mean_us=')
+		eval "$(tr ' ' '\n' <<<"$line" | sed 's/^/local_/')"
+		# shellcheck disable=SC2154
+		echo "$(uname -r),$k,$r,$local_mean_us,$local_stddev_us,$local_median_us,$local_p99_us,$local_iterations,$local_size,$local_delay_us" | tee -a "$out"
+	done
+done

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mpi-pingpong: LIBRA-style MPI ping-pong with a straggler.
+ *
+ * Rank 0 busy-waits DELAY microseconds on CLOCK_MONOTONIC before each ping
+ * (the straggler's computation, not timed), then times MPI_Send of SIZE
+ * bytes to rank 1 plus MPI_Recv of rank 1's empty reply. Rank 1 waits in
+ * MPI_Recv: whether it polls or yields is the MPI library's choice (Open
+ * MPI: --mca mpi_yield_when_idle 1). Prints one summary line
+ *   mean_us=.. stddev_us=.. median_us=.. p99_us=.. iterations=..
+ * and with -o FILE every sample in microseconds, one per line.
+ *
+ * usage: mpirun -np 2 mpi-pingpong [-n ITER] [-s SIZE] [-D DELAY_US]
+ *                                  [-w WARMUP] [-o FILE]
+ */
+#include <errno.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static long parse(const char *opt, const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max) {
+		fprintf(stderr, "mpi-pingpong: %s: '%s' is not an integer in %ld..%ld\n",
+			opt, s, min, max);
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	long iters = 1000, size = 1, delay = 50, warmup = 100;
+	const char *out = NULL;
+	double *t, sum = 0, sq = 0, mean, sd;
+	int rank, nranks, opt;
+	char *buf;
+	long i;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+	while ((opt = getopt(argc, argv, "n:s:D:w:o:")) != -1) {
+		switch (opt) {
+		case 'n': iters = parse("-n", optarg, 1, 100000000); break;
+		case 's': size = parse("-s", optarg, 1, 8L << 20); break;
+		case 'D': delay = parse("-D", optarg, 0, 1000000); break;
+		case 'w': warmup = parse("-w", optarg, 0, 100000000); break;
+		case 'o': out = optarg; break;
+		default:
+			if (!rank)
+				fprintf(stderr, "usage: mpi-pingpong [-n ITER] [-s SIZE] [-D DELAY_US] [-w WARMUP] [-o FILE]\n");
+			MPI_Abort(MPI_COMM_WORLD, 2);
+		}
+	}
+	if (nranks != 2) {
+		if (!rank)
+			fprintf(stderr, "mpi-pingpong: needs exactly 2 ranks, got %d\n", nranks);
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	}
+	buf = calloc(1, size);
+	t = calloc(iters, sizeof(*t));
+	if (!buf || !t)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	MPI_Barrier(MPI_COMM_WORLD);
+	for (i = -warmup; i < iters; i++) {
+		if (rank == 0) {
+			double t0 = now_us(), t1;
+
+			while (now_us() - t0 < delay)
+				;
+			t0 = now_us();
+			MPI_Send(buf, size, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
+			MPI_Recv(NULL, 0, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			t1 = now_us();
+			if (i >= 0)
+				t[i] = t1 - t0;
+		} else {
+			MPI_Recv(buf, size, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Send(NULL, 0, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+		}
+	}
+	if (rank == 0) {
+		if (out) {
+			FILE *f = fopen(out, "w");
+
+			if (!f) {
+				perror(out);
+				MPI_Abort(MPI_COMM_WORLD, 1);
+			}
+			for (i = 0; i < iters; i++)
+				fprintf(f, "%.3f\n", t[i]);
+			fclose(f);
+		}
+		for (i = 0; i < iters; i++) {
+			sum += t[i];
+			sq += t[i] * t[i];
+		}
+		mean = sum / iters;
+		sd = sqrt(fmax(sq / iters - mean * mean, 0));
+		qsort(t, iters, sizeof(*t), cmp_double);
+		printf("mean_us=%.2f stddev_us=%.2f median_us=%.2f p99_us=%.2f iterations=%ld size=%ld delay_us=%ld\n",
+		       mean, sd, t[iters / 2], t[(long)(iters * 0.99)], iters, size, delay);
+	}
+	free(buf);
+	free(t);
+	MPI_Finalize();
+	return 0;
+}
