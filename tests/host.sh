@@ -52,6 +52,13 @@ for pdir in kernel-patches/v*/; do
 		diff <(added_file "$apatch" Documentation/ABI/testing/sysfs-kernel-sched_compat_yield) \
 		sysfs-abi/sysfs-kernel-sched_compat_yield
 
+	spatch=$(grep -l '^+++ b/tools/testing/selftests/sched_compat_yield/' $(sed "s#^#$pdir#" <<<"$patches") | head -1)
+	differ=$(for f in $(git ls-files selftests/sched_compat_yield); do
+		added_file "$spatch" "tools/testing/$f" | cmp -s - "$f" || echo "${f##*/}"
+	done)
+	check "$v: the series adds exactly selftests/sched_compat_yield${differ:+ (differs: $differ; run vm/selftests-commit.sh $kver)}" \
+		test -n "$spatch" -a -z "$differ"
+
 	# Apply to a copy of the touched files of Debian's tree, both ways.
 	ref=$(ref_tree "$kver")
 	files=$(cat $(sed "s#^#$pdir#" <<<"$patches") | sed -n 's#^+++ b/##p' | sort -u)

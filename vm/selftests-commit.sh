@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# selftests-commit.sh KVER: (re)make the last commit of the dev tree
+# (vm/dev-tree.sh KVER) from selftests/sched_compat_yield, so that the series
+# adds exactly the repo's selftests to tools/testing/selftests. Then run
+# vm/export-series.sh KVER. tests/host.sh checks that the two agree.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kver=${1:?usage: selftests-commit.sh KVER}
+kver_check "$kver"
+dir=$SCY_CACHE/dev/$kver
+subject="selftests/sched: Add sched_compat_yield tests"
+[[ -d $dir/.git ]] || die "no dev tree at $dir: run vm/dev-tree.sh $kver"
+if [[ $(git -C "$dir" log -1 --format=%s) == "$subject" ]]; then
+	git -C "$dir" reset -q --hard HEAD~1
+fi
+dst=$dir/tools/testing/selftests/sched_compat_yield
+rm -rf "$dst"
+mkdir -p "$dst"
+git -C "$SCY_REPO" ls-files selftests/sched_compat_yield | while read -r f; do
+	cp "$SCY_REPO/$f" "$dst/"
+done
+python3 - "$dir" <<'PY'
+import sys
+d = sys.argv[1]
+f = d + '/tools/testing/selftests/Makefile'
+s = open(f).read()
+if 'TARGETS += sched_compat_yield\n' not in s:
+    a = 'TARGETS += rtc\n'
+    assert a in s
+    s = s.replace(a, a + 'TARGETS += sched_compat_yield\n', 1)
+    open(f, 'w').write(s)
+f = d + '/MAINTAINERS'
+s = open(f).read()
+a = 'F:\tDocumentation/scheduler/sched-compat-yield.rst\n'
+line = 'F:\ttools/testing/selftests/sched_compat_yield/\n'
+assert a in s
+if line not in s:
+    s = s.replace(a, a + line, 1)
+    open(f, 'w').write(s)
+PY
+git -C "$dir" add -A -f tools/testing/selftests/sched_compat_yield
+git -C "$dir" add -A -f tools/testing/selftests/Makefile MAINTAINERS
+git -C "$dir" commit -q -F - <<MSG
+$subject
+
+Add the tests that show what sched_compat_yield does, under
+tools/testing/selftests/sched_compat_yield:
+
+compat_yield_share runs the benchmark of the paper that reinstated
+the switch: for a fixed time (30 s by default, -d SECONDS) workers
+pinned to one CPU run "counter++" plus sched_yield() (the yielder) or
+getppid() (the hogs) in a tight loop, and report their share of the
+loop iterations and of the CPU time (/proc/PID/schedstat). Scenarios:
+getppid against getppid (the 50/50 baseline), the yielder against one
+and three hogs in its group, in its own session (autogroup) and in its
+own cpu cgroup. With the switch present each runs at 0 and at 1; the
+baseline must split 50/50 +- 3 points and, at 1, the yielder must get
+at most 1% of the iterations in every scenario. Without the switch
+the numbers are reported and the switch checks are skipped.
+
+compat_yield_abi checks the switch: sysfs and sysctl agree, every
+invalid write fails with EINVAL and changes nothing, the file is 0644
+and refuses non-root writers, and the prior value is restored.
+
+Signed-off-by: $(git -C "$dir" config user.name) <$(git -C "$dir" config user.email)>
+MSG
+bash "$SCY_REPO/vm/export-series.sh" "$kver"
