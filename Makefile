@@ -15,7 +15,7 @@ RESULTS  ?= $(CURDIR)/results
 export KVER PATCHED DURATION RESULTS
 
 .PHONY: all deps userspace selftests kernel vm-test shell demo check \
-	checkpatch clean help
+	checkpatch bench-share bench-mpi bench-cost clean help
 
 all: userspace selftests
 
@@ -46,6 +46,10 @@ demo: deps userspace selftests
 
 check:
 	@bash tests/run-all.sh
+
+# Benchmarks in a guest of KVER (PATCHED=0: the stock baseline).
+bench-share bench-mpi bench-cost: deps
+	@bash vm/bench.sh $(@:bench-%=%) $(KVER) $(PATCHED)
 
 checkpatch: deps
 	@bash vm/checkpatch.sh

@@ -16,7 +16,11 @@ out=$RESULTS/guest-$kver-$flavor
 kdir=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" "$patched")
 make -s -C "$SCY_REPO" userspace selftests RESULTS="$RESULTS" >&2
 rc=0
+# The 6.1 guest boots with the knob on, to test the boot parameter.
+append=
+[[ $kver == 6.1 && $patched == 1 ]] && append=sched_compat_yield=1
 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "${SCY_GUEST_TIMEOUT:-1500}" \
+	--append "$append" \
 	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_PATCHED="$patched" \
 	SCY_SHARE_DURATION="${SCY_SHARE_DURATION:-4}" bash tests/guest-suite.sh || rc=$?
 cat "$out/job.log" 2>/dev/null || true

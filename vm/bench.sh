@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh share|mpi|cost KVER PATCHED: boot that kernel (PATCHED=0: Debian's
+# stock source) and run one benchmark in the guest, side by side at knob 0
+# and 1 when the kernel has the knob. Results in results/bench-WHAT-KVER-FLAVOR/.
+#   share: compat_yield_share, DURATION s per run (table, CSV, PNG)
+#   mpi:   Open MPI ping-pong, 2 ranks on one CPU, 50 us straggler (REPS runs)
+#   cost:  yield-cost, 2 vs 100 vs 1000 runnable tasks, loop throughput
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+what=${1:?usage: bench.sh share|mpi|cost KVER PATCHED}
+kver=${2:-6.12}
+patched=${3:-1}
+RESULTS=${RESULTS:-$SCY_REPO/results}
+duration=${DURATION:-30}
+reps=${REPS:-5}
+flavor=stock
+[[ $patched == 1 ]] && flavor=patched
+out=$RESULTS/bench-$what-$kver-$flavor
+bin=$RESULTS/bin
+make -s -C "$SCY_REPO" userspace selftests RESULTS="$RESULTS" >&2
+kdir=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" "$patched")
+case $what in
+share)
+	cmd="'$bin/selftests/compat_yield_share' -d $duration -o \$SCY_RESULTS/share.csv"
+	tmo=$(( duration * 12 + 300 )) ;;
+mpi)
+	cmd="SCY_BIN='$bin' bash userspace/bench-mpi.sh -r $reps -n ${ITER:-2000} -o \$SCY_RESULTS/mpi.csv"
+	tmo=$(( reps * 240 + 300 )) ;;
+cost)
+	cmd="SCY_BIN='$bin' bash userspace/bench-cost.sh -r $reps -d ${DURATION:-2} -o \$SCY_RESULTS/cost.csv"
+	tmo=$(( reps * 200 + 300 )) ;;
+*) die "bench.sh: unknown benchmark '$what' (share, mpi or cost)" ;;
+esac
+bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "$tmo" -- bash -c "$cmd"
+cat "$out/job.log"
+if [[ $what == share ]]; then
+	bash "$SCY_REPO/vm/share-table.sh" "$out/share.csv" >"$out/share.md"
+	gnuplot -e "in='$out/share.csv'; out='$out/share.png'" "$SCY_REPO/userspace/plot-share.gp"
+	cat "$out/share.md"
+fi
+log "results in ${out#$SCY_REPO/}/ (accelerator: $(cat "$out/accel"))"
