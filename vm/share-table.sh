@@ -1,15 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# share-table.sh CSV: the share benchmark's CSV as a Markdown table.
+# share-table.sh CSV: the share benchmark's CSV as a Markdown table. The last
+# column relates the yielder's CPU-time share to that of the same-group
+# 1-hog run at the same knob value (the floor: one loop iteration per slice).
 set -euo pipefail
 awk -F, '
 NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 {
-	if (!hdr++) {
-		print "| scenario | knob | yielder counter share | yielder CPU-time share | hog(s) CPU-time share | duration |"
-		print "|---|---|---:|---:|---:|---:|"
+	n++
+	sc[n] = $col["scenario"]; kn[n] = $col["knob"]
+	yc[n] = $col["yielder_counter_share"]; yt[n] = $col["yielder_cpu_share"]
+	ht[n] = $col["hog_cpu_share"]; d[n] = $col["duration_s"]
+	if (sc[n] == "yield-1hog")
+		floor[kn[n]] = yt[n]
+}
+END {
+	print "| scenario | knob | yielder counter share | yielder CPU-time share | vs 1-hog CPU share | hogs CPU-time share | duration |"
+	print "|---|---|---:|---:|---:|---:|---:|"
+	for (i = 1; i <= n; i++) {
+		r = (sc[i] ~ /^yield/ && floor[kn[i]] > 0) ? sprintf("%.2fx", yt[i] / floor[kn[i]]) : "-"
+		printf "| %s | %s | %.3f%% | %.2f%% | %s | %.2f%% | %s s |\n", sc[i], kn[i],
+			100 * yc[i], 100 * yt[i], r, 100 * ht[i], d[i]
 	}
-	printf "| %s | %s | %.2f%% | %.2f%% | %.2f%% | %s s |\n", $col["scenario"], $col["knob"],
-		100 * $col["yielder_counter_share"], 100 * $col["yielder_cpu_share"],
-		100 * $col["hog_cpu_share"], $col["duration_s"]
 }' "$1"
