@@ -15,6 +15,8 @@ cd "$(dirname "$0")/.."
 
 RESULTS=${RESULTS:-$SCY_REPO/results}
 export SCY_SHARE_DURATION=${SCY_SHARE_DURATION:-4}
+# Single-threaded TCG for the tests: see vm/run.sh.
+export SCY_TCG_THREAD=${SCY_TCG_THREAD:-single}
 kvers=${SCY_CHECK_KVERS:-6.12 6.1}
 mkdir -p "$RESULTS/check"
 pass=0 fail=0 skip=0 start=$(date +%s)
