@@ -19,7 +19,7 @@ bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout $(( duration 
 	-- bash -c "'$RESULTS/bin/selftests/compat_yield_share' -d $duration -o \"\$SCY_RESULTS/share.csv\" | tee \"\$SCY_RESULTS/share.tap\""
 accel=$(cat "$out/accel")
 {
-	echo "# yield/getppid CPU shares, Linux $(cut -d, -f3 "$out/share.csv" | sed -n 2p) + sched_compat_yield, QEMU ${accel^^}, 2 vCPUs, pinned to one CPU"
+	echo "# yield/getppid CPU shares, Linux $(cut -d, -f3 "$out/share.csv" | sed -n 2p) + sched_compat_yield, QEMU $accel, 2 vCPUs, pinned to one CPU"
 	echo
 	bash "$SCY_REPO/vm/share-table.sh" "$out/share.csv"
 	echo
