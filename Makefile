@@ -14,7 +14,7 @@ DURATION ?= 30
 RESULTS  ?= $(CURDIR)/results
 export KVER PATCHED DURATION RESULTS
 
-.PHONY: all deps userspace selftests kernel vm-test shell demo check \
+.PHONY: all deps userspace selftests module kernel vm-test shell demo check \
 	checkpatch bench-share bench-mpi bench-cost clean help
 
 all: userspace selftests
@@ -34,6 +34,15 @@ selftests:
 kernel: deps
 	@bash vm/build-kernel.sh $(KVER) $(PATCHED) >/dev/null
 
+# The yield statistics module for the guest kernel KVER/PATCHED, or for the
+# running kernel with KDIR=/lib/modules/$$(uname -r)/build.
+module: deps
+	@mkdir -p $(RESULTS)/module-$(KVER) && cp module/Kbuild module/Makefile \
+		module/yield_stats.c $(RESULTS)/module-$(KVER)/
+	@$(MAKE) -s -C $(RESULTS)/module-$(KVER) W=1 \
+		KDIR=$${KDIR:-$$(bash vm/build-kernel.sh $(KVER) $(PATCHED))/kdir}
+	@echo "built $(RESULTS)/module-$(KVER)/yield_stats.ko"
+
 vm-test: deps userspace selftests
 	@bash tests/guest.sh $(KVER) $(PATCHED)
 
@@ -41,7 +50,7 @@ shell: deps userspace selftests
 	@bash vm/run.sh --shell --out $(RESULTS)/shell-$(KVER) \
 		--kernel "$$(bash vm/build-kernel.sh $(KVER) $(PATCHED))"
 
-demo: deps userspace selftests
+demo: deps userspace selftests module
 	@bash vm/demo.sh
 
 check:

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the test guest (vm/guest-init starts it through vm/run.sh).
-# Checks the guest itself, the series' knob and tracepoint, then runs the
-# kselftests. Output is TAP; the kselftests' own TAP is indented.
+# Checks the guest itself, the series' knob and tracepoint and the yield
+# statistics module, then runs the kselftests. Output is TAP; the
+# kselftests' own TAP is indented.
 set -u
 : "${SCY_BIN:?}" "${SCY_KVER:?}" "${SCY_PATCHED:=1}" "${SCY_SHARE_DURATION:=4}"
 ST=$SCY_BIN/selftests
@@ -67,6 +68,46 @@ if [[ -d $event && -x $SCY_BIN/yield-share ]]; then
 			check "knob 0: yields traced, none with compat=1" test "$c0" -gt 0 -a "$c1" -eq 0
 		fi
 	done
+fi
+
+# The yield statistics module (module/): counts, reset, load/unload.
+S=/sys/kernel/yield_stats
+if [[ -f ${SCY_MODULE:-} ]]; then
+	get() { cat $S/"$1" 2>/dev/null; }
+	check "yield_stats loads" insmod "$SCY_MODULE"
+	check "/sys/kernel/yield_stats holds exactly the files sysfs-abi/sysfs-kernel-yield_stats documents" \
+		test "$(ls $S | sort | tr '\n' ' ')" = \
+		"$(sed -n 's#^What:[[:space:]]*/sys/kernel/yield_stats/##p' sysfs-abi/sysfs-kernel-yield_stats | sort | tr '\n' ' ')"
+	check "yield_stats sysfs modes: counters 0444, reset 0200, filter_pid 0644" \
+		test "$(stat -c %a $S/yields $S/reset $S/filter_pid 2>/dev/null | tr '\n' ' ')" = "444 200 644 "
+	if [[ $SCY_PATCHED == 1 ]]; then
+		check "yield_stats sees the sched_yield_fair tracepoint" test "$(get compat_available)" = 1
+		"$SCY_BIN/yield-share" -d 1 -n 1 -k 1 -f kv >/dev/null 2>&1
+		y=$(get yields) e=$(get effective) c=$(get compat)
+		echo "# knob 1, 1 hog: yields=$y effective=$e compat=$c ineffective=$(get ineffective) lost=$(get lost)"
+		check "knob 1, 1 hog: >= 99% of the yields were effective ($e of $y)" \
+			test "${y:-0}" -gt 0 -a $((100 * ${e:-0})) -ge $((99 * ${y:-1}))
+		check "knob 1: every counted yield applied compat ($c of $y)" test "${c:-x}" = "${y:-y}"
+	else
+		check "yield_stats on a stock kernel: compat unavailable" test "$(get compat_available)" = 0
+	fi
+	"$SCY_BIN/yield-share" -d 1 -n 0 -f kv >/dev/null 2>&1
+	check "a lone yielder's yields are ineffective ($(get ineffective))" test "$(get ineffective)" -gt 0
+	echo 1 >$S/reset
+	check "reset zeroes the counters" test "$(get yields)$(get effective)$(get ineffective)" = 000
+	check "reset refuses anything but 1" bash -c "! echo 2 >$S/reset"
+	check "yield_stats unloads" rmmod yield_stats
+	stress-ng --yield 2 --timeout 30 >/dev/null 2>&1 &
+	sp=$!
+	bad=0
+	for i in $(seq 20); do
+		insmod "$SCY_MODULE" && rmmod yield_stats || bad=$((bad + 1))
+	done
+	kill $sp 2>/dev/null
+	wait $sp 2>/dev/null
+	check "20 load/unload cycles under stress-ng --yield ($bad failed)" test $bad = 0
+else
+	not_ok "module/yield_stats.ko was not built"
 fi
 
 # kselftests

@@ -15,13 +15,30 @@ out=$RESULTS/guest-$kver-$flavor
 
 kdir=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" "$patched")
 make -s -C "$SCY_REPO" userspace selftests RESULTS="$RESULTS" >&2
+
+# The yield statistics module, built against this kernel (W=1).
+mod=$RESULTS/module-$kver-$flavor
+rm -rf "$mod"
+mkdir -p "$mod"
+cp "$SCY_REPO"/module/{Kbuild,Makefile,yield_stats.c} "$mod/"
+if bout=$(make -s -C "$mod" KDIR="$kdir/kdir" W=1 2>&1) && [[ -f $mod/yield_stats.ko ]]; then
+	if grep -q 'warning:' <<<"$bout"; then
+		echo "not ok - module/yield_stats.c builds against $kver-$flavor with W=1 and no warnings"
+		echo "$bout" | sed 's/^/#   /'
+	else
+		echo "ok - module/yield_stats.c builds against $kver-$flavor with W=1 and no warnings"
+	fi
+else
+	echo "not ok - module/yield_stats.c builds against $kver-$flavor"
+	echo "$bout" | sed 's/^/#   /'
+fi
 rc=0
 # The 6.1 guest boots with the knob on, to test the boot parameter.
 append=
 [[ $kver == 6.1 && $patched == 1 ]] && append=sched_compat_yield=1
 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "${SCY_GUEST_TIMEOUT:-1500}" \
 	--append "$append" \
-	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_PATCHED="$patched" \
+	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_PATCHED="$patched" SCY_MODULE="$mod/yield_stats.ko" \
 	SCY_SHARE_DURATION="${SCY_SHARE_DURATION:-4}" bash tests/guest-suite.sh || rc=$?
 cat "$out/job.log" 2>/dev/null || true
 echo "# accelerator: $(cat "$out/accel" 2>/dev/null); results in $out"

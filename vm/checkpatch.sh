@@ -39,5 +39,16 @@ for pdir in "$SCY_REPO"/kernel-patches/v*/; do
 		fi
 	done
 done
+# The module is not part of the series but follows kernel style too.
+n=$((n + 1))
+ref=$(ref_tree 6.12)
+if out=$(cd "$ref" && ./scripts/checkpatch.pl --strict --no-tree --quiet -f \
+	"$SCY_REPO/module/yield_stats.c" 2>&1) && [[ -z $out ]]; then
+	echo "ok $n - checkpatch --strict -f module/yield_stats.c"
+else
+	echo "not ok $n - checkpatch --strict -f module/yield_stats.c"
+	echo "$out" | sed 's/^/#   /'
+	fail=1
+fi
 echo "1..$n"
 exit $fail

@@ -1,0 +1,623 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * yield_stats - sched_yield() statistics of fair-class tasks
+ *
+ * Counts, per CPU and in total, the sched_yield() calls of fair-class tasks
+ * (SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE), how many of them were effective
+ * (another task ran before the yielder ran again) or ineffective (the
+ * yielder was picked again with nothing in between), how many were turned
+ * into a compat yield by sched_compat_yield, and a log2 histogram of the
+ * time from an effective yield until the yielder runs again. Works on
+ * kernels with and without the sched_yield_fair tracepoint.
+ *
+ * Sources (tracepoints found by name, probes attached at load time):
+ *
+ *   sched_yield_fair  patched kernels: one event per yield of a fair task,
+ *                     with the compat flag. Also fires for in-kernel
+ *                     yield() and yield_to() of fair tasks.
+ *   sys_enter         other kernels: native sched_yield() syscalls of tasks
+ *                     with a fair policy (sched_class is not exported).
+ *   sys_exit          sched_yield() returns: the yielder runs again.
+ *   sched_switch      who ran after whom.
+ *
+ * Tracking scheme. At a yield the yielder is current on its CPU, and it can
+ * leave that CPU only through a context switch, so the yield is recorded in
+ * a per-CPU pending slot {pid, time}. The next of these events on that CPU
+ * decides its outcome:
+ *
+ *   sched_switch with prev == yielder, prev runnable
+ *	effective: the yield (or a preemption right before it) handed the
+ *	CPU to another task. The yield moves to the wait table.
+ *   sched_switch with prev == yielder, prev blocking
+ *	ineffective: the yielder ran on until it blocked.
+ *   sys_exit of sched_yield() by the yielder
+ *	ineffective: schedule() picked it again (__schedule() traces no
+ *	switch when prev == next).
+ *   another yield by the yielder
+ *	the previous one was ineffective (in-kernel yield() loops, or kernels
+ *	without sys_exit).
+ *   sched_switch with another prev
+ *	the slot is stale: lost.
+ *
+ * The wait table holds effective yields until the yielder is switched in
+ * again, on any CPU: a fixed array indexed by pid modulo its size. An entry
+ * is claimed with cmpxchg (0 -> busy), filled, and published with a release
+ * store of the pid; the switch-in of that pid reads it with an acquire load,
+ * adds (now - time) to the histogram of the CPU that switches it in, and
+ * frees it. A yield whose entry is taken by another pid is counted as
+ * effective and as lost, without a time.
+ *
+ * Hot path: the probes run with preemption disabled, touch only this CPU's
+ * counters (u64_stats) and pending slot, and the wait table with atomics:
+ * no locks. Timestamps are local_clock(); a switch-in on another CPU may see
+ * a slightly negative delta, which counts as 0.
+ *
+ * Reset keeps the per-CPU counters (only their CPU writes them) and takes a
+ * per-CPU baseline that readers subtract. Yields in flight at a reset must
+ * not be resolved into the new period: each pending slot and wait entry
+ * carries the generation it was recorded in, and a resolution counts only
+ * if that generation is the current one and even. Reset makes the
+ * generation odd, waits for running probes (synchronize_rcu(): tracepoint
+ * probes run with preemption disabled), takes the baseline and makes it
+ * even again, like a seqcount.
+ *
+ * Filter: filter_pid, if not 0, restricts the counting of new yields to the
+ * tasks whose pid or tgid (in the initial pid namespace) equals it. There
+ * is no cgroup filter.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/compat.h>
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/kobject.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <linux/threads.h>
+#include <linux/tracepoint.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/unistd.h>
+#include <asm/syscall.h>
+
+enum ys_counter {
+	YS_YIELDS,
+	YS_EFFECTIVE,
+	YS_INEFFECTIVE,
+	YS_COMPAT,
+	YS_LOST,
+	YS_NR_COUNTERS
+};
+
+static const char * const ys_counter_names[YS_NR_COUNTERS] = {
+	[YS_YIELDS] = "yields",
+	[YS_EFFECTIVE] = "effective",
+	[YS_INEFFECTIVE] = "ineffective",
+	[YS_COMPAT] = "compat",
+	[YS_LOST] = "lost",
+};
+
+/* Bucket 0: 0 ns; bucket b: [2^(b-1), 2^b) ns; the last one is open. */
+#define YS_NR_BUCKETS	40
+#define YS_WAIT_SLOTS	1024	/* power of two */
+#define YS_WAIT_BUSY	(-1)
+
+struct ys_pending {
+	pid_t pid;		/* 0: empty */
+	u32 gen;
+	u64 time;
+};
+
+struct ys_cpu {
+	struct u64_stats_sync syncp;
+	u64_stats_t cnt[YS_NR_COUNTERS];
+	u64_stats_t hist[YS_NR_BUCKETS];
+	struct ys_pending pending;
+};
+
+struct ys_counts {
+	u64 cnt[YS_NR_COUNTERS];
+	u64 hist[YS_NR_BUCKETS];
+};
+
+struct ys_wait {
+	atomic_t pid;		/* 0: free, YS_WAIT_BUSY: being filled */
+	u32 gen;
+	u64 time;
+};
+
+static DEFINE_PER_CPU(struct ys_cpu, ys_cpu);
+static DEFINE_PER_CPU(struct ys_counts, ys_base);	/* under ys_lock */
+static struct ys_wait ys_wait[YS_WAIT_SLOTS];
+static u32 ys_gen;
+static pid_t ys_filter_pid;
+static bool ys_compat_available;
+static DEFINE_MUTEX(ys_lock);
+
+static struct kobject *ys_kobj;
+static struct dentry *ys_debugfs;
+
+static u32 ys_cur_gen(void)
+{
+	/* Pairs with ys_reset(): later counting stays after the load. */
+	return smp_load_acquire(&ys_gen);
+}
+
+static bool ys_gen_valid(u32 gen, u32 cur)
+{
+	return gen == cur && !(cur & 1);
+}
+
+static unsigned int ys_bucket(s64 delta)
+{
+	if (delta <= 0)
+		return 0;
+	return min_t(unsigned int, fls64(delta), YS_NR_BUCKETS - 1);
+}
+
+static u64 ys_bucket_low(unsigned int b)
+{
+	return b ? 1ULL << (b - 1) : 0;
+}
+
+/* Count @counter on this CPU if @gen is the current, stable generation. */
+static void ys_count(struct ys_cpu *c, enum ys_counter counter, u32 gen)
+{
+	if (!ys_gen_valid(gen, ys_cur_gen()))
+		return;
+	u64_stats_update_begin(&c->syncp);
+	u64_stats_inc(&c->cnt[counter]);
+	u64_stats_update_end(&c->syncp);
+}
+
+/* Close this CPU's pending yield as @outcome. */
+static void ys_resolve(struct ys_cpu *c, enum ys_counter outcome)
+{
+	c->pending.pid = 0;
+	ys_count(c, outcome, c->pending.gen);
+}
+
+/* A counted yield of @p, current on this CPU. Preemption is disabled. */
+static void ys_yield(struct task_struct *p, bool compat)
+{
+	struct ys_cpu *c = this_cpu_ptr(&ys_cpu);
+	pid_t filter = READ_ONCE(ys_filter_pid);
+
+	if (filter && filter != p->pid && filter != p->tgid)
+		return;
+
+	if (c->pending.pid)
+		ys_resolve(c, c->pending.pid == p->pid ?
+			   YS_INEFFECTIVE : YS_LOST);
+
+	c->pending.gen = ys_cur_gen();
+	c->pending.time = local_clock();
+	c->pending.pid = p->pid;
+
+	u64_stats_update_begin(&c->syncp);
+	u64_stats_inc(&c->cnt[YS_YIELDS]);
+	if (compat)
+		u64_stats_inc(&c->cnt[YS_COMPAT]);
+	u64_stats_update_end(&c->syncp);
+}
+
+/*
+ * Effective yield of this CPU's pending yielder: put it in the wait table
+ * until it runs again. False if the slot is taken.
+ */
+static bool ys_park(struct ys_cpu *c)
+{
+	struct ys_wait *w = &ys_wait[c->pending.pid & (YS_WAIT_SLOTS - 1)];
+
+	if (atomic_cmpxchg(&w->pid, 0, YS_WAIT_BUSY) != 0)
+		return false;
+	w->gen = c->pending.gen;
+	w->time = c->pending.time;
+	atomic_set_release(&w->pid, c->pending.pid);
+	return true;
+}
+
+/* @pid is switched in: if it waits after an effective yield, time it. */
+static void ys_unpark(struct ys_cpu *c, pid_t pid)
+{
+	struct ys_wait *w = &ys_wait[pid & (YS_WAIT_SLOTS - 1)];
+	u64 time;
+	u32 gen;
+
+	if (atomic_read_acquire(&w->pid) != pid)
+		return;
+	gen = w->gen;
+	time = w->time;
+	atomic_set_release(&w->pid, 0);
+	if (!ys_gen_valid(gen, ys_cur_gen()))
+		return;
+
+	u64_stats_update_begin(&c->syncp);
+	u64_stats_inc(&c->hist[ys_bucket(local_clock() - time)]);
+	u64_stats_update_end(&c->syncp);
+}
+
+static void ys_probe_sched_switch(void *data, bool preempt,
+				  struct task_struct *prev,
+				  struct task_struct *next,
+				  unsigned int prev_state)
+{
+	struct ys_cpu *c = this_cpu_ptr(&ys_cpu);
+
+	if (unlikely(c->pending.pid)) {
+		if (c->pending.pid != prev->pid) {
+			ys_resolve(c, YS_LOST);
+		} else if (prev_state != TASK_RUNNING) {
+			ys_resolve(c, YS_INEFFECTIVE);
+		} else {
+			if (!ys_park(c))
+				ys_count(c, YS_LOST, c->pending.gen);
+			ys_resolve(c, YS_EFFECTIVE);
+		}
+	}
+	if (next->pid)
+		ys_unpark(c, next->pid);
+}
+
+static void ys_probe_yield_fair(void *data, struct task_struct *p,
+				bool compat, int level, u64 vruntime_before,
+				u64 vruntime_after, unsigned int nr_running)
+{
+	ys_yield(p, compat);
+}
+
+static bool ys_is_sched_yield(long nr)
+{
+	return nr == __NR_sched_yield && !in_compat_syscall();
+}
+
+static void ys_probe_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	unsigned int policy = READ_ONCE(current->policy);
+
+	if (!ys_is_sched_yield(id))
+		return;
+	if (policy != SCHED_NORMAL && policy != SCHED_BATCH &&
+	    policy != SCHED_IDLE)
+		return;
+
+	preempt_disable_notrace();
+	ys_yield(current, false);
+	preempt_enable_notrace();
+}
+
+static void ys_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	struct ys_cpu *c;
+
+	if (!ys_is_sched_yield(syscall_get_nr(current, regs)))
+		return;
+
+	preempt_disable_notrace();
+	c = this_cpu_ptr(&ys_cpu);
+	if (c->pending.pid && c->pending.pid == current->pid)
+		ys_resolve(c, YS_INEFFECTIVE);
+	preempt_enable_notrace();
+}
+
+enum ys_tp_id {
+	YS_TP_SCHED_SWITCH,
+	YS_TP_SYS_EXIT,
+	YS_TP_YIELD_FAIR,
+	YS_TP_SYS_ENTER,
+	YS_NR_TPS
+};
+
+/* In registration order; unregistered in reverse. */
+static struct ys_tp {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+	bool registered;
+} ys_tps[YS_NR_TPS] = {
+	[YS_TP_SCHED_SWITCH] = { "sched_switch", ys_probe_sched_switch },
+	[YS_TP_SYS_EXIT] = { "sys_exit", ys_probe_sys_exit },
+	[YS_TP_YIELD_FAIR] = { "sched_yield_fair", ys_probe_yield_fair },
+	[YS_TP_SYS_ENTER] = { "sys_enter", ys_probe_sys_enter },
+};
+
+static void ys_find_tp(struct tracepoint *tp, void *priv)
+{
+	int i;
+
+	for (i = 0; i < YS_NR_TPS; i++)
+		if (!strcmp(tp->name, ys_tps[i].name))
+			ys_tps[i].tp = tp;
+}
+
+static void ys_unregister_all(void)
+{
+	int i;
+
+	for (i = YS_NR_TPS - 1; i >= 0; i--) {
+		if (!ys_tps[i].registered)
+			continue;
+		tracepoint_probe_unregister(ys_tps[i].tp, ys_tps[i].probe,
+					    NULL);
+		ys_tps[i].registered = false;
+	}
+	tracepoint_synchronize_unregister();
+}
+
+static int ys_register_all(void)
+{
+	int i, ret;
+
+	for_each_kernel_tracepoint(ys_find_tp, NULL);
+	if (!ys_tps[YS_TP_SCHED_SWITCH].tp) {
+		pr_err("no sched_switch tracepoint\n");
+		return -ENODEV;
+	}
+	ys_compat_available = !!ys_tps[YS_TP_YIELD_FAIR].tp;
+	/* Count yields at one source only. */
+	if (ys_compat_available)
+		ys_tps[YS_TP_SYS_ENTER].tp = NULL;
+	if (!ys_tps[YS_TP_YIELD_FAIR].tp && !ys_tps[YS_TP_SYS_ENTER].tp) {
+		pr_err("neither sched_yield_fair nor sys_enter tracepoint\n");
+		return -ENODEV;
+	}
+
+	for (i = 0; i < YS_NR_TPS; i++) {
+		if (!ys_tps[i].tp)
+			continue;
+		ret = tracepoint_probe_register(ys_tps[i].tp, ys_tps[i].probe,
+						NULL);
+		if (ret) {
+			pr_err("cannot attach to %s: %d\n", ys_tps[i].name,
+			       ret);
+			ys_unregister_all();
+			return ret;
+		}
+		ys_tps[i].registered = true;
+	}
+
+	pr_info("yields from %s, compat %savailable, sys_exit %s\n",
+		ys_compat_available ? "sched_yield_fair" : "sys_enter",
+		ys_compat_available ? "" : "not ",
+		ys_tps[YS_TP_SYS_EXIT].tp ? "used" : "missing");
+	return 0;
+}
+
+/* Add @cpu's counts since the last reset to @sum. Under ys_lock. */
+static void ys_add_cpu(int cpu, struct ys_counts *sum)
+{
+	struct ys_cpu *c = per_cpu_ptr(&ys_cpu, cpu);
+	struct ys_counts *base = per_cpu_ptr(&ys_base, cpu);
+	unsigned int start, i;
+	u64 v[YS_NR_COUNTERS];
+	u64 h[YS_NR_BUCKETS];
+
+	do {
+		start = u64_stats_fetch_begin(&c->syncp);
+		for (i = 0; i < YS_NR_COUNTERS; i++)
+			v[i] = u64_stats_read(&c->cnt[i]);
+		for (i = 0; i < YS_NR_BUCKETS; i++)
+			h[i] = u64_stats_read(&c->hist[i]);
+	} while (u64_stats_fetch_retry(&c->syncp, start));
+
+	for (i = 0; i < YS_NR_COUNTERS; i++)
+		sum->cnt[i] += v[i] - base->cnt[i];
+	for (i = 0; i < YS_NR_BUCKETS; i++)
+		sum->hist[i] += h[i] - base->hist[i];
+}
+
+static void ys_read_total(struct ys_counts *sum)
+{
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	mutex_lock(&ys_lock);
+	for_each_possible_cpu(cpu)
+		ys_add_cpu(cpu, sum);
+	mutex_unlock(&ys_lock);
+}
+
+static void ys_reset(void)
+{
+	struct ys_counts now;
+	int cpu, i;
+
+	mutex_lock(&ys_lock);
+	/* Odd: no resolution counts until the baseline is taken. */
+	smp_store_release(&ys_gen, ys_gen + 1);
+	synchronize_rcu();
+	for_each_possible_cpu(cpu) {
+		struct ys_counts *base = per_cpu_ptr(&ys_base, cpu);
+
+		memset(&now, 0, sizeof(now));
+		ys_add_cpu(cpu, &now);
+		/* now is relative to the old baseline: make it absolute. */
+		for (i = 0; i < YS_NR_COUNTERS; i++)
+			base->cnt[i] += now.cnt[i];
+		for (i = 0; i < YS_NR_BUCKETS; i++)
+			base->hist[i] += now.hist[i];
+	}
+	/* Even again: the baseline reads are ordered before it. */
+	smp_store_release(&ys_gen, ys_gen + 1);
+	mutex_unlock(&ys_lock);
+}
+
+/* sysfs: /sys/kernel/yield_stats/ */
+
+struct ys_attr {
+	struct kobj_attribute attr;
+	enum ys_counter counter;
+};
+
+static ssize_t ys_counter_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	struct ys_attr *ya = container_of(attr, struct ys_attr, attr);
+	struct ys_counts sum;
+
+	if (ya->counter == YS_COMPAT && !ys_compat_available)
+		return -ENODATA;
+	ys_read_total(&sum);
+	return sysfs_emit(buf, "%llu\n", sum.cnt[ya->counter]);
+}
+
+#define YS_COUNTER_ATTR(_name, _counter)				\
+	static struct ys_attr ys_attr_##_name = {			\
+		.attr = __ATTR(_name, 0444, ys_counter_show, NULL),	\
+		.counter = _counter,					\
+	}
+
+YS_COUNTER_ATTR(yields, YS_YIELDS);
+YS_COUNTER_ATTR(effective, YS_EFFECTIVE);
+YS_COUNTER_ATTR(ineffective, YS_INEFFECTIVE);
+YS_COUNTER_ATTR(compat, YS_COMPAT);
+YS_COUNTER_ATTR(lost, YS_LOST);
+
+static ssize_t compat_available_show(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", ys_compat_available);
+}
+
+static ssize_t reset_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count)
+{
+	if (!sysfs_streq(buf, "1"))
+		return -EINVAL;
+	ys_reset();
+	return count;
+}
+
+static ssize_t filter_pid_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(ys_filter_pid));
+}
+
+static ssize_t filter_pid_store(struct kobject *kobj,
+				struct kobj_attribute *attr, const char *buf,
+				size_t count)
+{
+	int pid, ret;
+
+	ret = kstrtoint(buf, 10, &pid);
+	if (ret)
+		return ret;
+	if (pid < 0 || pid > PID_MAX_LIMIT)
+		return -EINVAL;
+	WRITE_ONCE(ys_filter_pid, pid);
+	return count;
+}
+
+static struct kobj_attribute ys_attr_compat_available =
+	__ATTR_RO(compat_available);
+static struct kobj_attribute ys_attr_reset = __ATTR_WO(reset);
+static struct kobj_attribute ys_attr_filter_pid = __ATTR_RW(filter_pid);
+
+static struct attribute *ys_attrs[] = {
+	&ys_attr_yields.attr.attr,
+	&ys_attr_effective.attr.attr,
+	&ys_attr_ineffective.attr.attr,
+	&ys_attr_compat.attr.attr,
+	&ys_attr_lost.attr.attr,
+	&ys_attr_compat_available.attr,
+	&ys_attr_reset.attr,
+	&ys_attr_filter_pid.attr,
+	NULL
+};
+
+static const struct attribute_group ys_group = {
+	.attrs = ys_attrs,
+};
+
+/* debugfs: /sys/kernel/debug/yield_stats/ */
+
+static int ys_percpu_show(struct seq_file *m, void *v)
+{
+	struct ys_counts sum;
+	int cpu, i;
+
+	mutex_lock(&ys_lock);
+	for_each_possible_cpu(cpu) {
+		memset(&sum, 0, sizeof(sum));
+		ys_add_cpu(cpu, &sum);
+		seq_printf(m, "cpu%d", cpu);
+		for (i = 0; i < YS_NR_COUNTERS; i++) {
+			if (i == YS_COMPAT && !ys_compat_available)
+				seq_printf(m, " %s=-", ys_counter_names[i]);
+			else
+				seq_printf(m, " %s=%llu", ys_counter_names[i],
+					   sum.cnt[i]);
+		}
+		seq_putc(m, '\n');
+	}
+	mutex_unlock(&ys_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ys_percpu);
+
+static int ys_histogram_show(struct seq_file *m, void *v)
+{
+	struct ys_counts sum;
+	unsigned int b;
+
+	ys_read_total(&sum);
+	for (b = 0; b < YS_NR_BUCKETS; b++)
+		seq_printf(m, "%llu %llu\n", ys_bucket_low(b), sum.hist[b]);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ys_histogram);
+
+static int __init ys_init(void)
+{
+	int cpu, ret;
+
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(&ys_cpu, cpu)->syncp);
+
+	ys_kobj = kobject_create_and_add("yield_stats", kernel_kobj);
+	if (!ys_kobj)
+		return -ENOMEM;
+	ret = sysfs_create_group(ys_kobj, &ys_group);
+	if (ret)
+		goto err_kobj;
+
+	ys_debugfs = debugfs_create_dir("yield_stats", NULL);
+	debugfs_create_file("percpu", 0444, ys_debugfs, NULL,
+			    &ys_percpu_fops);
+	debugfs_create_file("histogram", 0444, ys_debugfs, NULL,
+			    &ys_histogram_fops);
+
+	ret = ys_register_all();
+	if (ret)
+		goto err_debugfs;
+	return 0;
+
+err_debugfs:
+	debugfs_remove_recursive(ys_debugfs);
+err_kobj:
+	kobject_put(ys_kobj);
+	return ret;
+}
+
+static void __exit ys_exit(void)
+{
+	ys_unregister_all();
+	debugfs_remove_recursive(ys_debugfs);
+	kobject_put(ys_kobj);
+}
+
+module_init(ys_init);
+module_exit(ys_exit);
+
+MODULE_DESCRIPTION("sched_yield() statistics of fair-class tasks");
+MODULE_AUTHOR("Seed 4fdcf0b9 maintainers <maintainers@users.noreply.a-seed-4fdcf0b9.example>");
+MODULE_LICENSE("GPL");
