@@ -82,8 +82,12 @@ if [[ -f ${SCY_MODULE:-} ]]; then
 		test "$(stat -c %a $S/yields $S/reset $S/filter_pid 2>/dev/null | tr '\n' ' ')" = "444 200 644 "
 	if [[ $SCY_PATCHED == 1 ]]; then
 		check "yield_stats sees the sched_yield_fair tracepoint" test "$(get compat_available)" = 1
-		"$SCY_BIN/yield-share" -d 1 -n 1 -k 1 -f kv >/dev/null 2>&1
+		kv=$("$SCY_BIN/yield-share" -d 1 -n 1 -k 1 -f kv 2>&1)
 		y=$(get yields) e=$(get effective) c=$(get compat)
+		mline=$(grep '^module yields=' <<<"$kv")
+		echo "# yield-share: $mline"
+		check "yield-share reports the module's effective share, >= 0.99" \
+			awk -v l="$mline" 'BEGIN { n = split(l, a, /[ =]/); exit !(n >= 7 && a[7] >= 0.99) }'
 		echo "# knob 1, 1 hog: yields=$y effective=$e compat=$c ineffective=$(get ineffective) lost=$(get lost)"
 		check "knob 1, 1 hog: >= 99% of the yields were effective ($e of $y)" \
 			test "${y:-0}" -gt 0 -a $((100 * ${e:-0})) -ge $((99 * ${y:-1}))

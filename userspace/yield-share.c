@@ -88,6 +88,10 @@ static void usage(FILE *f)
 		"  -o, --output FILE       write the report to FILE instead of stdout\n"
 		"  -h, --help              this text\n"
 		"\n"
+		"When the yield_stats module (module/) is loaded, the table and kv\n"
+		"formats also report how many yields of each run were effective\n"
+		"(another task ran before the yielder ran again).\n"
+		"\n"
 		"Exit status: 0 ok, 1 a run failed, 2 usage error, 4 the placement\n"
 		"cannot be set up here (reason on stderr).\n",
 		prog, (int)strlen(prog), "", (int)strlen(prog), "", SCY_MAX_HOGS,
@@ -169,6 +173,59 @@ static void stats(double *v, int n, double *med, double *min, double *max)
 	*min = v[0];
 	*max = v[n - 1];
 	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * The yield_stats module (module/), when loaded, counts every fair-class
+ * yield and whether another task ran before the yielder ran again. Read its
+ * counters before and after a run; the difference covers the whole run.
+ */
+#define YS_DIR "/sys/kernel/yield_stats"
+
+struct ys_sample {
+	bool valid;
+	unsigned long long yields, effective;
+};
+
+static bool ys_read(const char *name, unsigned long long *v)
+{
+	char path[64];
+	FILE *f;
+	bool ok;
+
+	snprintf(path, sizeof(path), YS_DIR "/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	ok = fscanf(f, "%llu", v) == 1;
+	fclose(f);
+	return ok;
+}
+
+static struct ys_sample ys_sample(void)
+{
+	struct ys_sample s = { 0 };
+
+	s.valid = ys_read("yields", &s.yields) &&
+		  ys_read("effective", &s.effective);
+	return s;
+}
+
+static void ys_print(FILE *f, enum format fmt, const struct ys_sample *a,
+		     const struct ys_sample *b)
+{
+	unsigned long long y, e;
+
+	if (!a->valid || !b->valid || fmt == FMT_CSV)
+		return;
+	y = b->yields - a->yields;
+	e = b->effective - a->effective;
+	if (fmt == FMT_TABLE)
+		fprintf(f, "  yield_stats module: %llu yields in the run, %llu effective (%.2f%%)\n",
+			y, e, y ? 100.0 * e / y : 0.0);
+	else
+		fprintf(f, "module yields=%llu effective=%llu effective_share=%.6f\n",
+			y, e, y ? (double)e / y : 0.0);
 }
 
 static void print_table(FILE *f, const char *scenario, int knob, int run,
@@ -370,7 +427,10 @@ int main(int argc, char **argv)
 	if (fmt == FMT_CSV)
 		scy_print_csv_header(out);
 	for (i = 0; i < repeat; i++) {
+		struct ys_sample ys0 = ys_sample(), ys1;
+
 		ret = scy_run(&cfg, &res, err, sizeof(err));
+		ys1 = ys_sample();
 		if (ret) {
 			fprintf(stderr, "%s: %s: %s%s\n", prog, scen,
 				ret == SCY_EUNSUPPORTED ?
@@ -393,6 +453,7 @@ int main(int argc, char **argv)
 			scy_print_kv(out, NULL, scen, knob, i + 1, &res);
 			break;
 		}
+		ys_print(out, fmt, &ys0, &ys1);
 		fflush(out);
 	}
 
