@@ -47,6 +47,8 @@ qemu_cmd() { # qemu_cmd ACCEL MODE OUTDIR
 		-kernel "$kdir/bzImage" \
 		-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap" \
 		-device "virtio-9p-pci,fsdev=hostroot,mount_tag=/dev/root" \
+		-fsdev "local,id=repo,path=$SCY_REPO,security_model=none,readonly=on,multidevs=remap" \
+		-device "virtio-9p-pci,fsdev=repo,mount_tag=repo" \
 		-fsdev "local,id=results,path=$o,security_model=none,multidevs=remap" \
 		-device "virtio-9p-pci,fsdev=results,mount_tag=results" \
 		-append "'console=ttyS0 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000 ro panic=-1 init=$SCY_REPO/vm/guest-init SCY_MODE=$m SCY_REPO=$SCY_REPO $append'"
