@@ -113,4 +113,15 @@ for bad in "-d -1" "-d abc" "-p nowhere" "-n -2" "-m sleep" "-k 2" "-f xml" "--b
 	check "yield-share $bad: exit status non-zero ($rc) with a message" \
 		test $rc -ne 0 -a -n "$err"
 done
+pp=$tmp/bin/pingpong
+for bad in "-S spin" "-s 0" "-s 8388609" "-D -1" "-n abc" "-p three" "--bogus"; do
+	# shellcheck disable=SC2086
+	err=$("$pp" $bad 2>&1 >/dev/null)
+	rc=$?
+	check "pingpong $bad: exit status 2 ($rc) with a message" test $rc -eq 2 -a -n "$err"
+done
+for st in poll yield block adaptive sleep; do
+	out=$("$pp" -S $st -p one -n 200 -w 20 -D 0 -f kv 2>&1)
+	check "pingpong -S $st -p one: 200 ping-pongs reported" grep -q 'iterations=200' <<<"$out"
+done
 echo "1..$n"
