@@ -11,7 +11,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 n=0 fail=0
-for kver in "${@:-6.12 6.1}"; do
+[[ $# -gt 0 ]] || set -- 6.12 6.1
+for kver in "$@"; do
 	for variant in y n nofgs; do
 		counts=()
 		for flavor in stock patched; do

@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-knoboff.sh [KVER]: what the series costs with the knob at 0, against
+# Debian's stock kernel. Boots the stock and the patched kernel alternately
+# (ROUNDS times each, default 3) and in each boot measures the loop cost of
+# sched_yield() alone on a CPU and of getppid() (yield-cost, REPS runs of
+# DURATION s). Writes results/bench-knoboff-KVER/knoboff.csv and prints the
+# medians per kernel and the patched/stock ratio.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kver=${1:-6.12}
+rounds=${ROUNDS:-3}
+reps=${REPS:-5}
+dur=${DURATION:-2}
+RESULTS=${RESULTS:-$SCY_REPO/results}
+out=$RESULTS/bench-knoboff-$kver
+mkdir -p "$out"
+make -s -C "$SCY_REPO" userspace RESULTS="$RESULTS" >&2
+stock=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 0)
+patched=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 1)
+csv=$out/knoboff.csv
+echo "flavor,round,kernel,knob,mode,threads,tasks,cpu,run,seconds,calls,calls_per_s,ns_per_call" >"$csv"
+for r in $(seq 1 "$rounds"); do
+	for flavor in stock patched; do
+		k=$stock
+		[[ $flavor == patched ]] && k=$patched
+		bash "$SCY_REPO/vm/run.sh" --kernel "$k" --out "$out/$flavor-$r" --timeout 600 -- bash -c \
+			"for m in yield getppid; do '$RESULTS/bin/yield-cost' -m \$m -n 1 -d $dur -r $reps -f csv | tail -n +2; done >\$SCY_RESULTS/cost.csv"
+		sed "s/^/$flavor,$r,/" "$out/$flavor-$r/cost.csv" >>"$csv"
+	done
+done
+awk -F, 'NR > 1 { v[$1 "," $5][++n[$1 "," $5]] = $13 }
+function median(a, c,   i, j, t) {
+	for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+}
+END {
+	for (m = 1; m <= 2; m++) {
+		mode = m == 1 ? "yield" : "getppid"
+		s = median(v["stock," mode], n["stock," mode])
+		p = median(v["patched," mode], n["patched," mode])
+		printf "%-8s stock %8.1f ns  patched (knob 0) %8.1f ns  ratio %.3f  (%d runs each)\n", mode, s, p, p / s, n["stock," mode]
+	}
+}' "$csv" | tee "$out/summary.txt"
