@@ -31,16 +31,18 @@ for r in $(seq 1 "$rounds"); do
 		sed "s/^/$flavor,$r,/" "$out/$flavor-$r/cost.csv" >>"$csv"
 	done
 done
-awk -F, 'NR > 1 { v[$1 "," $5][++n[$1 "," $5]] = $13 }
-function median(a, c,   i, j, t) {
-	for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-	return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
-}
+for mode in yield getppid; do
+	for flavor in stock patched; do
+		awk -F, -v f=$flavor -v m=$mode 'NR > 1 && $1 == f && $5 == m { print $13 }' "$csv" |
+			sort -g | awk -v f=$flavor -v m=$mode '{ v[++n] = $1 }
+			END { printf "%s %s %.1f %.1f %.1f %d\n", m, f, n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2, v[1], v[n], n }'
+	done
+done | awk '{ med[$1 "," $2] = $3; lo[$1 "," $2] = $4; hi[$1 "," $2] = $5; n = $6 }
 END {
-	for (m = 1; m <= 2; m++) {
-		mode = m == 1 ? "yield" : "getppid"
-		s = median(v["stock," mode], n["stock," mode])
-		p = median(v["patched," mode], n["patched," mode])
-		printf "%-8s stock %8.1f ns  patched (knob 0) %8.1f ns  ratio %.3f  (%d runs each)\n", mode, s, p, p / s, n["stock," mode]
+	for (i = 1; i <= 2; i++) {
+		m = i == 1 ? "yield" : "getppid"
+		printf "%-8s stock %8.1f ns (%.0f-%.0f)  patched, knob 0 %8.1f ns (%.0f-%.0f)  ratio %.3f  (%d runs each)\n",
+			m, med[m ",stock"], lo[m ",stock"], hi[m ",stock"], med[m ",patched"],
+			lo[m ",patched"], hi[m ",patched"], med[m ",patched"] / med[m ",stock"], n
 	}
-}' "$csv" | tee "$out/summary.txt"
+}' | tee "$out/summary.txt"
