@@ -35,11 +35,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "wait.h"
 
 /* exit codes, as yield-share */
 #define EXIT_RUN_FAILED		1
-#define EXIT_USAGE		2
 #define EXIT_UNSUPPORTED	4	/* placement impossible here */
 
 #define MAX_SIZE		(8L << 20)
@@ -91,7 +91,6 @@ struct result {
 	struct report r1;
 };
 
-static const char *prog = "pingpong";
 static volatile sig_atomic_t child_gone;
 
 static void usage(FILE *f)
@@ -138,39 +137,11 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 ok, 1 the run failed, 2 usage error, 4 the placement\n"
 		"cannot be set up here.\n",
-		prog, (int)strlen(prog), "", (int)strlen(prog), "",
-		(int)strlen(prog), "", (int)strlen(prog), "",
+		cli_prog, (int)strlen(cli_prog), "", (int)strlen(cli_prog), "",
+		(int)strlen(cli_prog), "", (int)strlen(cli_prog), "",
 		MAX_SIZE, MAX_ITER, MAX_ITER, MAX_DELAY_US,
 		WAIT_DEF_TRIES_POLL, WAIT_DEF_TRIES_YIELD, WAIT_DEF_TIMEOUT_US,
 		WAIT_DEF_SLEEP_CAP_US);
-}
-
-static void __attribute__((noreturn, format(printf, 1, 2)))
-usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry '%s --help'.\n", prog);
-	exit(EXIT_USAGE);
-}
-
-static long parse_long(const char *opt, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (end == s || *end)
-		usage_error("%s: '%s' is not an integer", opt, s);
-	if (errno == ERANGE || v < min || v > max)
-		usage_error("%s: %s is out of range (%ld..%ld)", opt, s, min,
-			    max);
-	return v;
 }
 
 /* "A" or "A,B" */
@@ -199,7 +170,7 @@ static int setup_cpus(struct config *c)
 	cpu_set_t set;
 
 	if (sched_getaffinity(0, sizeof(set), &set)) {
-		fprintf(stderr, "%s: sched_getaffinity: %s\n", prog,
+		fprintf(stderr, "%s: sched_getaffinity: %s\n", cli_prog,
 			strerror(errno));
 		return EXIT_RUN_FAILED;
 	}
@@ -232,7 +203,7 @@ static int setup_cpus(struct config *c)
 	}
 	if (n < 2) {
 		fprintf(stderr, "%s: -p two needs two CPUs, we may use only CPU %d\n",
-			prog, top[0]);
+			cli_prog, top[0]);
 		return EXIT_UNSUPPORTED;
 	}
 	c->cpu[0] = top[1];
@@ -312,13 +283,13 @@ static void __attribute__((noreturn)) rank1(const struct config *c,
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		_exit(EXIT_RUN_FAILED);
 	if (c->place == PLACE_TWO && pin(c->cpu[1])) {
-		fprintf(stderr, "%s: rank 1: cannot pin to CPU %d: %s\n", prog,
-			c->cpu[1], strerror(errno));
+		fprintf(stderr, "%s: rank 1: cannot pin to CPU %d: %s\n",
+			cli_prog, c->cpu[1], strerror(errno));
 		_exit(EXIT_RUN_FAILED);
 	}
 	rbuf = malloc(c->size);
 	if (!rbuf) {
-		fprintf(stderr, "%s: rank 1: out of memory\n", prog);
+		fprintf(stderr, "%s: rank 1: out of memory\n", cli_prog);
 		_exit(EXIT_RUN_FAILED);
 	}
 	memset(rbuf, 0, c->size);
@@ -397,14 +368,14 @@ static int run(const struct config *c, uint64_t *samples, struct result *res)
 
 	src = malloc(c->size);
 	if (!src) {
-		fprintf(stderr, "%s: out of memory\n", prog);
+		fprintf(stderr, "%s: out of memory\n", cli_prog);
 		return EXIT_RUN_FAILED;
 	}
 	memset(src, 0x5a, c->size);
 	map = mmap(NULL, hdr + c->size, PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (map == MAP_FAILED) {
-		fprintf(stderr, "%s: mmap: %s\n", prog, strerror(errno));
+		fprintf(stderr, "%s: mmap: %s\n", cli_prog, strerror(errno));
 		free(src);
 		return EXIT_RUN_FAILED;
 	}
@@ -413,18 +384,18 @@ static int run(const struct config *c, uint64_t *samples, struct result *res)
 	memset(map, 0, hdr + c->size);		/* also faults the pages in */
 
 	if (pin(c->cpu[0])) {
-		fprintf(stderr, "%s: cannot pin to CPU %d: %s\n", prog,
+		fprintf(stderr, "%s: cannot pin to CPU %d: %s\n", cli_prog,
 			c->cpu[0], strerror(errno));
 		goto out_unmap;
 	}
 	if (pipe(fds)) {
-		fprintf(stderr, "%s: pipe: %s\n", prog, strerror(errno));
+		fprintf(stderr, "%s: pipe: %s\n", cli_prog, strerror(errno));
 		goto out_unmap;
 	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		fprintf(stderr, "%s: fork: %s\n", prog, strerror(errno));
+		fprintf(stderr, "%s: fork: %s\n", cli_prog, strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
 		goto out_unmap;
@@ -439,7 +410,7 @@ static int run(const struct config *c, uint64_t *samples, struct result *res)
 	} while (n < 0 && errno == EINTR);
 	close(fds[0]);
 	if (n != 1) {
-		fprintf(stderr, "%s: rank 1 failed to start\n", prog);
+		fprintf(stderr, "%s: rank 1 failed to start\n", cli_prog);
 		goto out_reap;
 	}
 
@@ -465,7 +436,7 @@ static int run(const struct config *c, uint64_t *samples, struct result *res)
 		wait_publish(&sh->msg, (uint32_t)i, &st);
 		if (wait_until(&sh->reply, (uint32_t)i, &poll, &st)) {
 			fprintf(stderr, "%s: rank 1 exited during ping-pong %ld\n",
-				prog, i);
+				cli_prog, i);
 			goto out_reap;
 		}
 		t1 = now_ns();
@@ -484,14 +455,14 @@ out_reap:
 		kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
-			fprintf(stderr, "%s: waitpid: %s\n", prog,
+			fprintf(stderr, "%s: waitpid: %s\n", cli_prog,
 				strerror(errno));
 			ret = EXIT_RUN_FAILED;
 			goto out_unmap;
 		}
 	}
 	if (!ret && (!WIFEXITED(status) || WEXITSTATUS(status))) {
-		fprintf(stderr, "%s: rank 1 failed (%s %d)\n", prog,
+		fprintf(stderr, "%s: rank 1 failed (%s %d)\n", cli_prog,
 			WIFEXITED(status) ? "exit status" : "signal",
 			WIFEXITED(status) ? WEXITSTATUS(status) :
 			WTERMSIG(status));
@@ -699,10 +670,7 @@ int main(int argc, char **argv)
 	int opt, ret;
 	long i;
 
-	if (argv[0] && strrchr(argv[0], '/'))
-		prog = strrchr(argv[0], '/') + 1;
-	else if (argv[0] && argv[0][0])
-		prog = argv[0];
+	cli_set_prog(argv[0], "pingpong");
 
 	wait_params_init(&cfg.wp);
 	while ((opt = getopt_long(argc, argv, "s:n:w:D:S:p:c:o:f:h", longopts,
@@ -773,8 +741,8 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			fprintf(stderr, "Try '%s --help'.\n", prog);
-			return EXIT_USAGE;
+			fprintf(stderr, "Try '%s --help'.\n", cli_prog);
+			return CLI_EXIT_USAGE;
 		}
 	}
 	if (optind < argc)
@@ -785,13 +753,13 @@ int main(int argc, char **argv)
 
 	samples = calloc(cfg.iters, sizeof(*samples));
 	if (!samples) {
-		fprintf(stderr, "%s: out of memory\n", prog);
+		fprintf(stderr, "%s: out of memory\n", cli_prog);
 		return EXIT_RUN_FAILED;
 	}
 	if (cfg.samples_path) {
 		samples_f = fopen(cfg.samples_path, "w");
 		if (!samples_f) {
-			fprintf(stderr, "%s: cannot open %s: %s\n", prog,
+			fprintf(stderr, "%s: cannot open %s: %s\n", cli_prog,
 				cfg.samples_path, strerror(errno));
 			free(samples);
 			return EXIT_RUN_FAILED;
@@ -810,7 +778,7 @@ int main(int argc, char **argv)
 				(unsigned long long)samples[i]);
 	}
 	if (samples_f && fclose(samples_f)) {
-		fprintf(stderr, "%s: writing %s: %s\n", prog,
+		fprintf(stderr, "%s: writing %s: %s\n", cli_prog,
 			cfg.samples_path, strerror(errno));
 		if (!ret)
 			ret = EXIT_RUN_FAILED;
@@ -819,8 +787,8 @@ int main(int argc, char **argv)
 		summarise(samples, cfg.iters, &res);
 		print_report(stdout, &cfg, &res);
 		if (fflush(stdout)) {
-			fprintf(stderr, "%s: writing the report: %s\n", prog,
-				strerror(errno));
+			fprintf(stderr, "%s: writing the report: %s\n",
+				cli_prog, strerror(errno));
 			ret = EXIT_RUN_FAILED;
 		}
 	}

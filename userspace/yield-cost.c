@@ -35,13 +35,11 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <linux/types.h>
-#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdalign.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -57,11 +55,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "share.h"
 
 /* exit codes */
 #define EXIT_RUN_FAILED		1
-#define EXIT_USAGE		2
 
 #define MAX_TASKS		4096
 #define MAX_REPEAT		1000
@@ -108,7 +106,6 @@ struct shared {
 	struct slot slot[];
 };
 
-static const char *prog = "yield-cost";
 
 /*
  * What the signal handler needs: the workers of the run in progress and
@@ -570,65 +567,7 @@ static void usage(FILE *f)
 		"  -h, --help              this text\n"
 		"\n"
 		"Exit status: 0 ok, 1 a run failed, 2 usage error.\n",
-		prog, (int)strlen(prog), "", MAX_TASKS, SCY_KNOB_SYSFS);
-}
-
-static void __attribute__((__noreturn__, format(printf, 1, 2)))
-usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry '%s --help'.\n", prog);
-	exit(EXIT_USAGE);
-}
-
-static long parse_long(const char *opt, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno == ERANGE || end == s || *end)
-		usage_error("%s: '%s' is not an integer", opt, s);
-	if (v < min || v > max)
-		usage_error("%s: %s is out of range (%ld..%ld)", opt, s, min,
-			    max);
-	return v;
-}
-
-static double parse_duration(const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno == ERANGE || end == s || *end || !isfinite(v))
-		usage_error("-d: '%s' is not a number of seconds", s);
-	if (!(v > 0) || v > 1e6)
-		usage_error("-d: the duration must be > 0 and <= 1e6 s, not %s",
-			    s);
-	return v;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static void stats(double *v, int n, double *med, double *min, double *max)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	*min = v[0];
-	*max = v[n - 1];
-	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+		cli_prog, (int)strlen(cli_prog), "", MAX_TASKS, SCY_KNOB_SYSFS);
 }
 
 static void print_run(enum format fmt, const struct config *cfg, int run,
@@ -690,10 +629,7 @@ int main(int argc, char **argv)
 	double *ns;
 	size_t s;
 
-	if (argv[0] && strrchr(argv[0], '/'))
-		prog = strrchr(argv[0], '/') + 1;
-	else if (argv[0] && argv[0][0])
-		prog = argv[0];
+	cli_set_prog(argv[0], "yield-cost");
 
 	while ((opt = getopt_long(argc, argv, "m:n:td:c:r:f:k:h", longopts,
 				  NULL)) != -1) {
@@ -748,8 +684,8 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			fprintf(stderr, "Try '%s --help'.\n", prog);
-			return EXIT_USAGE;
+			fprintf(stderr, "Try '%s --help'.\n", cli_prog);
+			return CLI_EXIT_USAGE;
 		}
 	}
 	if (optind < argc)
@@ -757,7 +693,7 @@ int main(int argc, char **argv)
 
 	/* CPUs: the workers on cfg.cpu, the parent elsewhere if possible */
 	if (sched_getaffinity(0, sizeof(mask), &mask)) {
-		fprintf(stderr, "%s: sched_getaffinity: %s\n", prog,
+		fprintf(stderr, "%s: sched_getaffinity: %s\n", cli_prog,
 			strerror(errno));
 		return EXIT_RUN_FAILED;
 	}
@@ -767,7 +703,7 @@ int main(int argc, char **argv)
 	if (cfg.cpu < 0)
 		cfg.cpu = scy_default_cpu();
 	if (cfg.cpu < 0) {
-		fprintf(stderr, "%s: cannot find a CPU to run on\n", prog);
+		fprintf(stderr, "%s: cannot find a CPU to run on\n", cli_prog);
 		return EXIT_RUN_FAILED;
 	}
 	for (i = 0; i < CPU_SETSIZE; i++) {
@@ -787,11 +723,11 @@ int main(int argc, char **argv)
 		if (knob == KNOB_ABSENT) {
 			fprintf(stderr,
 				"%s: -k %d: %s does not exist (kernel without CONFIG_SCHED_COMPAT_YIELD or unpatched)\n",
-				prog, want_knob, SCY_KNOB_SYSFS);
+				cli_prog, want_knob, SCY_KNOB_SYSFS);
 			return EXIT_RUN_FAILED;
 		}
 		if (knob == KNOB_UNREADABLE) {
-			fprintf(stderr, "%s: cannot read %s: %s\n", prog,
+			fprintf(stderr, "%s: cannot read %s: %s\n", cli_prog,
 				SCY_KNOB_SYSFS, strerror(errno));
 			return EXIT_RUN_FAILED;
 		}
@@ -810,7 +746,8 @@ int main(int argc, char **argv)
 		e = scy_knob_write(want_knob);
 		if (e) {
 			fprintf(stderr, "%s: cannot write %d to %s: %s%s\n",
-				prog, want_knob, SCY_KNOB_SYSFS, strerror(e),
+				cli_prog, want_knob, SCY_KNOB_SYSFS,
+				strerror(e),
 				geteuid() ? " (not root)" : "");
 			__atomic_store_n(&knob_changed, 0, __ATOMIC_RELAXED);
 			return EXIT_RUN_FAILED;
@@ -818,7 +755,7 @@ int main(int argc, char **argv)
 		knob = knob_state();
 		if (knob != want_knob) {
 			fprintf(stderr, "%s: %s reads %s after writing %d\n",
-				prog, SCY_KNOB_SYSFS, knob_str(knob),
+				cli_prog, SCY_KNOB_SYSFS, knob_str(knob),
 				want_knob);
 			return EXIT_RUN_FAILED;
 		}
@@ -827,7 +764,7 @@ int main(int argc, char **argv)
 	raise_nproc(cfg.tasks);
 	ns = calloc(repeat, sizeof(*ns));
 	if (!ns) {
-		fprintf(stderr, "%s: out of memory\n", prog);
+		fprintf(stderr, "%s: out of memory\n", cli_prog);
 		return EXIT_RUN_FAILED;
 	}
 
@@ -838,7 +775,7 @@ int main(int argc, char **argv)
 		else
 			snprintf(err, sizeof(err), "CPU %d", cfg.parent_cpu);
 		printf("%s: %s, %d %s%s on CPU %d (parent on %s), kernel %s\n",
-		       prog, mode_name(cfg.mode), cfg.tasks,
+		       cli_prog, mode_name(cfg.mode), cfg.tasks,
 		       cfg.threads ? "thread" : "process",
 		       cfg.tasks == 1 ? "" : cfg.threads ? "s of one process" :
 		       "es", cfg.cpu, err, scy_kernel_release());
@@ -857,7 +794,7 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < repeat; i++) {
 		if (run_once(&cfg, &res, err, sizeof(err))) {
-			fprintf(stderr, "%s: %s, %d %s, run %d: %s\n", prog,
+			fprintf(stderr, "%s: %s, %d %s, run %d: %s\n", cli_prog,
 				mode_name(cfg.mode), cfg.tasks,
 				tasks_name(&cfg), i + 1, err);
 			ret = EXIT_RUN_FAILED;
@@ -885,7 +822,7 @@ int main(int argc, char **argv)
 		/* csv: rows only, the summary follows from them */
 	}
 	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "%s: writing the report: %s\n", prog,
+		fprintf(stderr, "%s: writing the report: %s\n", cli_prog,
 			strerror(errno));
 		ret = EXIT_RUN_FAILED;
 	}

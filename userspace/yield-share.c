@@ -12,28 +12,25 @@
 #endif
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "share.h"
 
 /* exit codes */
 #define EXIT_RUN_FAILED		1
-#define EXIT_USAGE		2
 #define EXIT_UNSUPPORTED	4	/* placement impossible here (as KSFT_SKIP) */
 
 #define MAX_REPEAT		1000
 
 enum format { FMT_TABLE, FMT_CSV, FMT_KV };
 
-static const char *prog = "yield-share";
 static int knob_prior = -1;
 static volatile sig_atomic_t knob_changed;
 
@@ -94,51 +91,8 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 ok, 1 a run failed, 2 usage error, 4 the placement\n"
 		"cannot be set up here (reason on stderr).\n",
-		prog, (int)strlen(prog), "", (int)strlen(prog), "", SCY_MAX_HOGS,
-		SCY_KNOB_SYSFS);
-}
-
-static void __attribute__((noreturn, format(printf, 1, 2)))
-usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry '%s --help'.\n", prog);
-	exit(EXIT_USAGE);
-}
-
-static long parse_long(const char *opt, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end)
-		usage_error("%s: '%s' is not an integer", opt, s);
-	if (v < min || v > max)
-		usage_error("%s: %ld is out of range (%ld..%ld)", opt, v, min,
-			    max);
-	return v;
-}
-
-static double parse_duration(const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v))
-		usage_error("-d: '%s' is not a number of seconds", s);
-	if (!(v > 0) || v > 1e6)
-		usage_error("-d: the duration must be > 0 and <= 1e6 s, not %s",
-			    s);
-	return v;
+		cli_prog, (int)strlen(cli_prog), "", (int)strlen(cli_prog), "",
+		SCY_MAX_HOGS, SCY_KNOB_SYSFS);
 }
 
 static void scenario_name(char *buf, size_t len, const struct scy_config *c)
@@ -158,21 +112,6 @@ static void scenario_name(char *buf, size_t len, const struct scy_config *c)
 		 c->placement == SCY_PLACE_SAME ? "" : "-",
 		 c->placement == SCY_PLACE_SAME ? "" :
 		 scy_placement_name(c->placement));
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static void stats(double *v, int n, double *med, double *min, double *max)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	*min = v[0];
-	*max = v[n - 1];
-	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /*
@@ -282,10 +221,7 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	FILE *out = stdout;
 
-	if (argv[0] && strrchr(argv[0], '/'))
-		prog = strrchr(argv[0], '/') + 1;
-	else if (argv[0] && argv[0][0])
-		prog = argv[0];
+	cli_set_prog(argv[0], "yield-share");
 
 	scy_config_init(&cfg);
 	while ((opt = getopt_long(argc, argv, "d:c:n:p:m:k:r:f:o:h", longopts,
@@ -342,8 +278,8 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			fprintf(stderr, "Try '%s --help'.\n", prog);
-			return EXIT_USAGE;
+			fprintf(stderr, "Try '%s --help'.\n", cli_prog);
+			return CLI_EXIT_USAGE;
 		}
 	}
 	if (optind < argc)
@@ -359,7 +295,7 @@ int main(int argc, char **argv)
 	if (cfg.cpu < 0)
 		cfg.cpu = scy_default_cpu();
 	if (cfg.cpu < 0) {
-		fprintf(stderr, "%s: cannot find a CPU to run on\n", prog);
+		fprintf(stderr, "%s: cannot find a CPU to run on\n", cli_prog);
 		return EXIT_RUN_FAILED;
 	}
 	scenario_name(scen, sizeof(scen), &cfg);
@@ -370,11 +306,11 @@ int main(int argc, char **argv)
 		if (!scy_knob_present()) {
 			fprintf(stderr,
 				"%s: -k %d: %s does not exist (kernel without CONFIG_SCHED_COMPAT_YIELD or unpatched)\n",
-				prog, want_knob, SCY_KNOB_SYSFS);
+				cli_prog, want_knob, SCY_KNOB_SYSFS);
 			return EXIT_RUN_FAILED;
 		}
 		if (knob < 0) {
-			fprintf(stderr, "%s: cannot read %s: %s\n", prog,
+			fprintf(stderr, "%s: cannot read %s: %s\n", cli_prog,
 				SCY_KNOB_SYSFS, strerror(errno));
 			return EXIT_RUN_FAILED;
 		}
@@ -395,7 +331,8 @@ int main(int argc, char **argv)
 		e = scy_knob_write(want_knob);
 		if (e) {
 			fprintf(stderr, "%s: cannot write %d to %s: %s%s\n",
-				prog, want_knob, SCY_KNOB_SYSFS, strerror(e),
+				cli_prog, want_knob, SCY_KNOB_SYSFS,
+				strerror(e),
 				geteuid() ? " (not root)" : "");
 			knob_changed = 0;
 			return EXIT_RUN_FAILED;
@@ -403,7 +340,7 @@ int main(int argc, char **argv)
 		knob = scy_knob_read();
 		if (knob != want_knob) {
 			fprintf(stderr, "%s: %s reads %d after writing %d\n",
-				prog, SCY_KNOB_SYSFS, knob, want_knob);
+				cli_prog, SCY_KNOB_SYSFS, knob, want_knob);
 			return EXIT_RUN_FAILED;
 		}
 	}
@@ -411,7 +348,7 @@ int main(int argc, char **argv)
 	if (out_path) {
 		out = fopen(out_path, "w");
 		if (!out) {
-			fprintf(stderr, "%s: cannot open %s: %s\n", prog,
+			fprintf(stderr, "%s: cannot open %s: %s\n", cli_prog,
 				out_path, strerror(errno));
 			return EXIT_RUN_FAILED;
 		}
@@ -420,7 +357,7 @@ int main(int argc, char **argv)
 	cs = calloc(repeat, sizeof(*cs));
 	ts = calloc(repeat, sizeof(*ts));
 	if (!cs || !ts) {
-		fprintf(stderr, "%s: out of memory\n", prog);
+		fprintf(stderr, "%s: out of memory\n", cli_prog);
 		return EXIT_RUN_FAILED;
 	}
 
@@ -432,7 +369,7 @@ int main(int argc, char **argv)
 		ret = scy_run(&cfg, &res, err, sizeof(err));
 		ys1 = ys_sample();
 		if (ret) {
-			fprintf(stderr, "%s: %s: %s%s\n", prog, scen,
+			fprintf(stderr, "%s: %s: %s%s\n", cli_prog, scen,
 				ret == SCY_EUNSUPPORTED ?
 				"placement cannot be set up: " : "run failed: ",
 				err);
@@ -484,7 +421,7 @@ int main(int argc, char **argv)
 	}
 
 	if (out != stdout && fclose(out)) {
-		fprintf(stderr, "%s: writing %s: %s\n", prog, out_path,
+		fprintf(stderr, "%s: writing %s: %s\n", cli_prog, out_path,
 			strerror(errno));
 		if (!ret)
 			ret = SCY_EFAIL;

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Command line helpers shared by yield-share, yield-cost and pingpong.
+ */
+#ifndef CLI_H
+#define CLI_H
+
+#define CLI_EXIT_USAGE		2
+
+/* Program name for messages; cli_set_prog() sets it from argv[0]. */
+extern const char *cli_prog;
+
+void cli_set_prog(const char *argv0, const char *fallback);
+
+/* Print "prog: message\nTry 'prog --help'." and exit CLI_EXIT_USAGE. */
+void __attribute__((__noreturn__, __format__(__printf__, 1, 2)))
+usage_error(const char *fmt, ...);
+
+/*
+ * Parse a decimal integer for option @opt; a non-number, trailing garbage,
+ * overflow or a value outside min..max is a usage error.
+ */
+long parse_long(const char *opt, const char *s, long min, long max);
+
+/* Parse the -d duration: seconds, > 0 and <= 1e6, else a usage error. */
+double parse_duration(const char *s);
+
+/* Sort v[0..n-1] (n > 0) and report its median, minimum and maximum. */
+void stats(double *v, int n, double *med, double *min, double *max);
+
+#endif /* CLI_H */
