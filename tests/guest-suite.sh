@@ -67,6 +67,7 @@ if [[ -d $event && -x $SCY_BIN/yield-share ]]; then
 		else
 			check "knob 0: yields traced, none with compat=1" test "$c0" -gt 0 -a "$c1" -eq 0
 		fi
+		check "yield-share -k $k put the knob back to 0" test "$(cat $knob)" = 0
 	done
 fi
 

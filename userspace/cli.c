@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "share.h"
 
 const char *cli_prog = "?";
 
@@ -82,4 +84,54 @@ void stats(double *v, int n, double *med, double *min, double *max)
 	*min = v[0];
 	*max = v[n - 1];
 	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int knob_prior = -1;
+static int knob_changed;
+
+void cli_knob_restore(void)
+{
+	if (__atomic_exchange_n(&knob_changed, 0, __ATOMIC_RELAXED) &&
+	    knob_prior >= 0)
+		scy_knob_write(knob_prior);
+}
+
+int cli_knob_override(int want)
+{
+	int knob = scy_knob_present() ? scy_knob_read() : -1;
+	int e;
+
+	if (want < 0)
+		return knob;
+	if (!scy_knob_present()) {
+		fprintf(stderr,
+			"%s: -k %d: %s does not exist (kernel without CONFIG_SCHED_COMPAT_YIELD or unpatched)\n",
+			cli_prog, want, SCY_KNOB_SYSFS);
+		return CLI_KNOB_ERROR;
+	}
+	if (knob < 0) {
+		fprintf(stderr, "%s: cannot read %s: %s\n", cli_prog,
+			SCY_KNOB_SYSFS, strerror(errno));
+		return CLI_KNOB_ERROR;
+	}
+	if (knob == want)
+		return knob;
+	knob_prior = knob;
+	__atomic_store_n(&knob_changed, 1, __ATOMIC_RELAXED);
+	atexit(cli_knob_restore);
+	e = scy_knob_write(want);
+	if (e) {
+		fprintf(stderr, "%s: cannot write %d to %s: %s%s\n", cli_prog,
+			want, SCY_KNOB_SYSFS, strerror(e),
+			geteuid() ? " (not root)" : "");
+		__atomic_store_n(&knob_changed, 0, __ATOMIC_RELAXED);
+		return CLI_KNOB_ERROR;
+	}
+	knob = scy_knob_read();
+	if (knob != want) {
+		fprintf(stderr, "%s: %s reads %d after writing %d\n", cli_prog,
+			SCY_KNOB_SYSFS, knob, want);
+		return CLI_KNOB_ERROR;
+	}
+	return knob;
 }

@@ -28,4 +28,16 @@ double parse_duration(const char *s);
 /* Sort v[0..n-1] (n > 0) and report its median, minimum and maximum. */
 void stats(double *v, int n, double *med, double *min, double *max);
 
+/*
+ * Set /sys/kernel/sched_compat_yield to @want (0 or 1) for the rest of the
+ * program; with @want < 0 leave it alone. The prior value is written back
+ * at exit and by cli_knob_restore(), which is async-signal-safe (call it
+ * from signal handlers; install them before calling this). Returns the
+ * value the knob reads afterwards, -1 if it is absent and @want < 0, or
+ * CLI_KNOB_ERROR after printing why.
+ */
+#define CLI_KNOB_ERROR		-2
+int cli_knob_override(int want);
+void cli_knob_restore(void);
+
 #endif /* CLI_H */

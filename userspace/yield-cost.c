@@ -110,13 +110,11 @@ struct shared {
 /*
  * What the signal handler needs: the workers of the run in progress and
  * the knob value to restore.  nr_pids only grows after pids[] is filled in;
- * nr_pids and knob_changed are accessed with relaxed atomics.
+ * nr_pids is accessed with relaxed atomics.
  */
 static pid_t owner;
 static int nr_pids;
 static pid_t pids[MAX_TASKS];
-static int knob_prior = -1;
-static int knob_changed;
 
 static const int handled_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
@@ -202,14 +200,6 @@ static void kill_workers(void)
 	__atomic_store_n(&nr_pids, 0, __ATOMIC_RELAXED);
 }
 
-/* Async-signal-safe */
-static void restore_knob(void)
-{
-	if (__atomic_exchange_n(&knob_changed, 0, __ATOMIC_RELAXED) &&
-	    knob_prior >= 0)
-		scy_knob_write(knob_prior);
-}
-
 static void on_signal(int sig)
 {
 	int saved = errno;
@@ -217,7 +207,7 @@ static void on_signal(int sig)
 	/* workers reset their handlers before unblocking signals: paranoia */
 	if (getpid() == owner) {
 		kill_workers();
-		restore_knob();
+		cli_knob_restore();
 	}
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -620,7 +610,7 @@ int main(int argc, char **argv)
 		.mode = MODE_YIELD, .tasks = 1, .duration_s = 2.0, .cpu = -1,
 		.parent_cpu = -1,
 	};
-	int opt, repeat = 1, want_knob = -1, knob, i, e, ret = 0;
+	int opt, repeat = 1, want_knob = -1, i, ret = 0;
 	enum format fmt = FMT_TABLE;
 	struct run_result res;
 	cpu_set_t mask, set;
@@ -717,49 +707,15 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* the knob */
-	knob = knob_state();
-	if (want_knob >= 0) {
-		if (knob == KNOB_ABSENT) {
-			fprintf(stderr,
-				"%s: -k %d: %s does not exist (kernel without CONFIG_SCHED_COMPAT_YIELD or unpatched)\n",
-				cli_prog, want_knob, SCY_KNOB_SYSFS);
-			return EXIT_RUN_FAILED;
-		}
-		if (knob == KNOB_UNREADABLE) {
-			fprintf(stderr, "%s: cannot read %s: %s\n", cli_prog,
-				SCY_KNOB_SYSFS, strerror(errno));
-			return EXIT_RUN_FAILED;
-		}
-		knob_prior = knob;
-	}
-
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	for (s = 0; s < ARRAY_SIZE(handled_signals); s++)
 		sigaction(handled_signals[s], &sa, NULL);
 
-	if (want_knob >= 0 && want_knob != knob) {
-		__atomic_store_n(&knob_changed, 1, __ATOMIC_RELAXED);
-		atexit(restore_knob);
-		e = scy_knob_write(want_knob);
-		if (e) {
-			fprintf(stderr, "%s: cannot write %d to %s: %s%s\n",
-				cli_prog, want_knob, SCY_KNOB_SYSFS,
-				strerror(e),
-				geteuid() ? " (not root)" : "");
-			__atomic_store_n(&knob_changed, 0, __ATOMIC_RELAXED);
-			return EXIT_RUN_FAILED;
-		}
-		knob = knob_state();
-		if (knob != want_knob) {
-			fprintf(stderr, "%s: %s reads %s after writing %d\n",
-				cli_prog, SCY_KNOB_SYSFS, knob_str(knob),
-				want_knob);
-			return EXIT_RUN_FAILED;
-		}
-	}
+	/* the knob, after the handlers that restore it */
+	if (cli_knob_override(want_knob) == CLI_KNOB_ERROR)
+		return EXIT_RUN_FAILED;
 
 	raise_nproc(cfg.tasks);
 	ns = calloc(repeat, sizeof(*ns));
@@ -827,6 +783,6 @@ int main(int argc, char **argv)
 		ret = EXIT_RUN_FAILED;
 	}
 	free(ns);
-	restore_knob();
+	cli_knob_restore();
 	return ret;
 }

@@ -31,21 +31,10 @@
 
 enum format { FMT_TABLE, FMT_CSV, FMT_KV };
 
-static int knob_prior = -1;
-static volatile sig_atomic_t knob_changed;
-
-static void restore_knob(void)
-{
-	if (knob_changed && knob_prior >= 0) {
-		scy_knob_write(knob_prior);
-		knob_changed = 0;
-	}
-}
-
 static void on_signal(int sig)
 {
 	scy_emergency_cleanup();
-	restore_knob();
+	cli_knob_restore();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -217,7 +206,7 @@ int main(int argc, char **argv)
 	struct scy_config cfg;
 	struct scy_result res;
 	char err[SCY_ERRLEN], scen[64];
-	int opt, repeat = 1, want_knob = -1, knob, i, ret = 0, e;
+	int opt, repeat = 1, want_knob = -1, knob, i, ret = 0;
 	struct sigaction sa;
 	FILE *out = stdout;
 
@@ -300,23 +289,6 @@ int main(int argc, char **argv)
 	}
 	scenario_name(scen, sizeof(scen), &cfg);
 
-	/* the knob */
-	knob = scy_knob_present() ? scy_knob_read() : -1;
-	if (want_knob >= 0) {
-		if (!scy_knob_present()) {
-			fprintf(stderr,
-				"%s: -k %d: %s does not exist (kernel without CONFIG_SCHED_COMPAT_YIELD or unpatched)\n",
-				cli_prog, want_knob, SCY_KNOB_SYSFS);
-			return EXIT_RUN_FAILED;
-		}
-		if (knob < 0) {
-			fprintf(stderr, "%s: cannot read %s: %s\n", cli_prog,
-				SCY_KNOB_SYSFS, strerror(errno));
-			return EXIT_RUN_FAILED;
-		}
-		knob_prior = knob;
-	}
-
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -325,25 +297,10 @@ int main(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGPIPE, &sa, NULL);
 
-	if (want_knob >= 0 && want_knob != knob) {
-		knob_changed = 1;
-		atexit(restore_knob);
-		e = scy_knob_write(want_knob);
-		if (e) {
-			fprintf(stderr, "%s: cannot write %d to %s: %s%s\n",
-				cli_prog, want_knob, SCY_KNOB_SYSFS,
-				strerror(e),
-				geteuid() ? " (not root)" : "");
-			knob_changed = 0;
-			return EXIT_RUN_FAILED;
-		}
-		knob = scy_knob_read();
-		if (knob != want_knob) {
-			fprintf(stderr, "%s: %s reads %d after writing %d\n",
-				cli_prog, SCY_KNOB_SYSFS, knob, want_knob);
-			return EXIT_RUN_FAILED;
-		}
-	}
+	/* the knob, after the handlers that restore it */
+	knob = cli_knob_override(want_knob);
+	if (knob == CLI_KNOB_ERROR)
+		return EXIT_RUN_FAILED;
 
 	if (out_path) {
 		out = fopen(out_path, "w");
@@ -428,7 +385,7 @@ int main(int argc, char **argv)
 	}
 	free(cs);
 	free(ts);
-	restore_knob();
+	cli_knob_restore();
 	if (ret == SCY_EUNSUPPORTED)
 		return EXIT_UNSUPPORTED;
 	return ret ? EXIT_RUN_FAILED : 0;
