@@ -15,7 +15,7 @@ RESULTS  ?= $(CURDIR)/results
 export KVER PATCHED DURATION RESULTS
 
 .PHONY: all deps userspace selftests module kernel vm-test shell demo check \
-	checkpatch bench-share bench-mpi bench-cost clean help
+	checkpatch bench-share bench-mpi bench-cost bench-knoboff clean help
 
 all: userspace selftests
 
@@ -57,8 +57,21 @@ check:
 	@bash tests/run-all.sh
 
 # Benchmarks in a guest of KVER (PATCHED=0: the stock baseline).
-bench-share bench-mpi bench-cost: deps
+bench-share bench-mpi: deps
 	@bash vm/bench.sh $(@:bench-%=%) $(KVER) $(PATCHED)
+
+# The cost benchmarks count instructions: QEMU's -icount makes guest time
+# the number of executed instructions (vm/run.sh). ICOUNT= (empty) measures
+# wall-clock time under plain TCG instead. Runs last 1 s unless DURATION is
+# given.
+ICOUNT ?= 0
+cost_duration = $(if $(filter command line environment,$(origin DURATION)),$(DURATION),1)
+bench-cost: deps
+	@SCY_ICOUNT=$(ICOUNT) DURATION=$(cost_duration) bash vm/bench.sh cost $(KVER) $(PATCHED)
+
+# Knob-0 cost against the stock kernel: alternating stock/patched boots.
+bench-knoboff: deps
+	@SCY_ICOUNT=$(ICOUNT) DURATION=$(cost_duration) bash vm/bench-knoboff.sh $(KVER)
 
 checkpatch: deps
 	@bash vm/checkpatch.sh

@@ -3,46 +3,84 @@
 #
 # bench-knoboff.sh [KVER]: what the series costs with the knob at 0, against
 # Debian's stock kernel. Boots the stock and the patched kernel alternately
-# (ROUNDS times each, default 3) and in each boot measures the loop cost of
-# sched_yield() alone on a CPU and of getppid() (yield-cost, REPS runs of
-# DURATION s). Writes results/bench-knoboff-KVER/knoboff.csv and prints the
-# medians per kernel and the patched/stock ratio.
+# (ROUNDS times each, default 2) and in each boot measures, REPS runs each
+# (default 5): the loop cost of sched_yield() alone on a CPU, of sched_yield()
+# between two processes on one CPU and of getppid() (yield-cost, DURATION s
+# per run, default 1), and `perf bench sched pipe` with both processes on one
+# CPU (PIPE_LOOPS round trips, default 50000). Writes
+# results/bench-knoboff-KVER/knoboff.csv and summary.txt: medians per kernel,
+# min-max, and the patched/stock ratio.
+#
+# By default the guests run under QEMU's -icount (SCY_ICOUNT=0, see
+# vm/run.sh): guest time is then the number of executed instructions, so a
+# cost is an instruction count, repeatable to <0.1% and independent of the
+# host's load, where TCG wall-clock time drifts by 10-20% between boots.
+# SCY_ICOUNT= (empty) measures wall-clock time under plain TCG instead.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kver=${1:-6.12}
-rounds=${ROUNDS:-3}
+rounds=${ROUNDS:-2}
 reps=${REPS:-5}
-dur=${DURATION:-2}
+dur=${DURATION:-1}
+loops=${PIPE_LOOPS:-50000}
+export SCY_ICOUNT=${SCY_ICOUNT-0}
 RESULTS=${RESULTS:-$SCY_REPO/results}
 out=$RESULTS/bench-knoboff-$kver
 mkdir -p "$out"
 make -s -C "$SCY_REPO" userspace RESULTS="$RESULTS" >&2
 stock=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 0)
 patched=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 1)
+bin=$RESULTS/bin
+# One CSV row per run: flavor,round,kernel,knob,test,run,ns_per_op. The knob
+# is set to 0 explicitly on the patched kernel (yield-cost -k 0, and by hand
+# around perf).
+guest_cmd="set -e
+k=; [ -e /sys/kernel/sched_compat_yield ] && k='-k 0' && echo 0 >/sys/kernel/sched_compat_yield
+for t in yield:1 yield:2 getppid:1; do
+	'$bin/yield-cost' \$k -m \${t%:*} -n \${t#*:} -d $dur -r $reps -f csv | tail -n +2 |
+		awk -F, -v t=\${t%:*}-n\${t#*:} '{ print \$1 \",\" \$2 \",\" t \",\" \$7 \",\" \$11 }'
+done >\$SCY_RESULTS/cost.csv
+knob=\$(cat /sys/kernel/sched_compat_yield 2>/dev/null || echo absent)
+for r in \$(seq 1 $reps); do
+	us=\$(taskset -c 1 perf bench sched pipe -l $loops | awk '/usecs\\/op/ { print \$1 }')
+	[ -n \"\$us\" ]
+	echo \"\$(uname -r | cut -d- -f1),\$knob,pipe,\$r,\$(awk -v u=\$us 'BEGIN { printf \"%.1f\", u * 1000 }')\"
+done >>\$SCY_RESULTS/cost.csv"
 csv=$out/knoboff.csv
-echo "flavor,round,kernel,knob,mode,threads,tasks,cpu,run,seconds,calls,calls_per_s,ns_per_call" >"$csv"
+echo "flavor,round,kernel,knob,test,run,ns_per_op" >"$csv"
 for r in $(seq 1 "$rounds"); do
 	for flavor in stock patched; do
 		k=$stock
 		[[ $flavor == patched ]] && k=$patched
-		bash "$SCY_REPO/vm/run.sh" --kernel "$k" --out "$out/$flavor-$r" --timeout 600 -- bash -c \
-			"for m in yield getppid; do '$RESULTS/bin/yield-cost' -m \$m -n 1 -d $dur -r $reps -f csv | tail -n +2; done >\$SCY_RESULTS/cost.csv"
+		bash "$SCY_REPO/vm/run.sh" --kernel "$k" --out "$out/$flavor-$r" --timeout 1200 -- \
+			bash -c "$guest_cmd"
 		sed "s/^/$flavor,$r,/" "$out/$flavor-$r/cost.csv" >>"$csv"
 	done
 done
-for mode in yield getppid; do
-	for flavor in stock patched; do
-		awk -F, -v f=$flavor -v m=$mode 'NR > 1 && $1 == f && $5 == m { print $13 }' "$csv" |
-			sort -g | awk -v f=$flavor -v m=$mode '{ v[++n] = $1 }
-			END { printf "%s %s %.1f %.1f %.1f %d\n", m, f, n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2, v[1], v[n], n }'
-	done
-done | awk '{ med[$1 "," $2] = $3; lo[$1 "," $2] = $4; hi[$1 "," $2] = $5; n = $6 }
-END {
-	for (i = 1; i <= 2; i++) {
-		m = i == 1 ? "yield" : "getppid"
-		printf "%-8s stock %8.1f ns (%.0f-%.0f)  patched, knob 0 %8.1f ns (%.0f-%.0f)  ratio %.3f  (%d runs each)\n",
-			m, med[m ",stock"], lo[m ",stock"], hi[m ",stock"], med[m ",patched"],
-			lo[m ",patched"], hi[m ",patched"], med[m ",patched"] / med[m ",stock"], n
+accel=$(cat "$out/stock-1/accel")
+unit="ns per op"
+[[ -n $SCY_ICOUNT ]] && unit="guest ns per op (icount shift $SCY_ICOUNT: instructions x $((1 << SCY_ICOUNT)))"
+{
+	echo "knob-0 cost, $kver, $unit; $rounds boots per kernel x $reps runs; $accel"
+	awk -F, 'NR > 1 { v[$5 "," $1] = v[$5 "," $1] " " $7; if (!($5 in seen)) { seen[$5] = 1; t[++nt] = $5 } }
+	function med(s,    a, n, i, j, x) {
+		n = split(s, a, " ")
+		for (i = 2; i <= n; i++) {
+			x = a[i] + 0
+			for (j = i - 1; j >= 1 && a[j] + 0 > x; j--)
+				a[j + 1] = a[j]
+			a[j + 1] = x
+		}
+		lo = a[1]; hi = a[n]; cnt = n
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 	}
-}' | tee "$out/summary.txt"
+	END {
+		printf "%-10s %22s %22s %8s\n", "test", "stock (min-max)", "patched k0 (min-max)", "ratio"
+		for (i = 1; i <= nt; i++) {
+			s = med(v[t[i] ",stock"]); sl = lo; sh = hi
+			p = med(v[t[i] ",patched"]); pl = lo; ph = hi
+			printf "%-10s %8.1f (%.1f-%.1f) %8.1f (%.1f-%.1f) %8.4f\n", t[i], s, sl, sh, p, pl, ph, p / s
+		}
+	}' "$csv"
+} | tee "$out/summary.txt"

@@ -21,6 +21,16 @@ kdir= out= tmo=600 append= mode=job cpus=${SCY_CPUS:-2} mem=${SCY_MEM:-2048}
 # before user space); make check uses single, which has no such race.
 tcg_thread=${SCY_TCG_THREAD:-multi}
 [[ $tcg_thread == multi || $tcg_thread == single ]] || die "SCY_TCG_THREAD must be multi or single"
+# SCY_ICOUNT=SHIFT: TCG with -icount shift=SHIFT,sleep=off. The guest's clock
+# then advances 2^SHIFT ns per executed instruction, so a loop's cost in guest
+# time is its instruction count: deterministic, free of the host's load, but
+# blind to cache misses and pipeline effects. Implies TCG and thread=single.
+icount=${SCY_ICOUNT:-}
+if [[ -n $icount ]]; then
+	[[ $icount =~ ^[0-9]$ ]] || die "SCY_ICOUNT must be a shift of 0..9"
+	tcg_thread=single
+	SCY_ACCEL=tcg
+fi
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--kernel) kdir=$2; shift 2 ;;
@@ -41,8 +51,10 @@ rm -f "$out/rc" "$out/dmesg.txt" "$out/job.log" "$out/console.log"
 qemu_cmd() { # qemu_cmd ACCEL MODE OUTDIR
 	local accel=$1 m=$2 o=$3 cpu=max
 	[[ $accel == kvm ]] && cpu=host
+	local extra=
 	[[ $accel == tcg ]] && accel=tcg,thread=$tcg_thread
-	echo qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$cpus" -m "$mem" \
+	[[ -n $icount ]] && extra="-icount shift=$icount,sleep=off"
+	echo qemu-system-x86_64 -accel "$accel" $extra -cpu "$cpu" -smp "$cpus" -m "$mem" \
 		-nodefaults -no-reboot -display none -vga none \
 		-kernel "$kdir/bzImage" \
 		-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap" \
@@ -81,7 +93,13 @@ if [[ -z $accel ]]; then
 		accel=tcg
 	fi
 fi
-[[ $accel == tcg ]] && echo "tcg, thread=$tcg_thread" >"$out/accel" || echo "$accel" >"$out/accel"
+if [[ -n $icount ]]; then
+	echo "tcg, thread=single, icount shift=$icount (guest time = instructions)" >"$out/accel"
+elif [[ $accel == tcg ]]; then
+	echo "tcg, thread=$tcg_thread" >"$out/accel"
+else
+	echo "$accel" >"$out/accel"
+fi
 log "booting $(basename "$kdir") under $(cat "$out/accel") ($cpus vCPUs, $mem MiB)"
 
 if [[ $mode == shell ]]; then
