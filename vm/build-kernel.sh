@@ -33,10 +33,22 @@ if [[ -f $out/bzImage && -f $out/.done ]]; then
 	exit 0
 fi
 
-ref=$(ref_tree "$kver")
-debver=$(debian_version "$kver")
 work=$SCY_CACHE/work/$kver-$flavor
 mkdir -p "$work" "$SCY_CACHE/kernels"
+# One build per work tree at a time (several checkouts share the cache);
+# whoever waited may find the kernel built by the one before.
+exec 9>"$work.lock"
+if ! flock -n 9; then
+	log "waiting for another build in $work"
+	flock 9
+fi
+if [[ -f $out/bzImage && -f $out/.done ]]; then
+	log "kernel $kver-$flavor was built meanwhile ($key)"
+	echo "$out"
+	exit 0
+fi
+ref=$(ref_tree "$kver")
+debver=$(debian_version "$kver")
 
 # 2. Work tree = pristine + series. rsync restores files an earlier series
 # touched; those get a fresh mtime so that make rebuilds them.

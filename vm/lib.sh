@@ -104,13 +104,19 @@ ref_tree() {
 	tarball=/usr/src/linux-source-$kver.tar.xz
 	if [[ ! -f $ref/.extracted ]]; then
 		[[ -f $tarball ]] || die "$tarball missing: install linux-source-$kver"
-		log "extracting $tarball (Debian $debver), about a minute"
-		rm -rf "$ref" "$ref.tmp"
-		mkdir -p "$ref.tmp"
-		tar -C "$ref.tmp" -xf "$tarball"
-		mv "$ref.tmp/linux-source-$kver" "$ref"
-		rmdir "$ref.tmp"
-		touch "$ref/.extracted"
+		mkdir -p "$SCY_CACHE/ref"
+		# one extraction at a time: stock and patched builds may both ask
+		(
+			flock 8
+			[[ -f $ref/.extracted ]] && exit 0
+			log "extracting $tarball (Debian $debver), about a minute"
+			rm -rf "$ref" "$ref.tmp"
+			mkdir -p "$ref.tmp"
+			tar -C "$ref.tmp" -xf "$tarball"
+			mv "$ref.tmp/linux-source-$kver" "$ref"
+			rmdir "$ref.tmp"
+			touch "$ref/.extracted"
+		) 8>"$ref.lock" || die "extracting $tarball failed"
 	fi
 	echo "$ref"
 }
