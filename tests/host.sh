@@ -105,6 +105,23 @@ if out=$(bash vm/build-selftests.sh "$tmp/bin" 2>&1 >/dev/null); then
 else
 	not_ok "selftests build: $out"
 fi
+if out=$(make -s -C tests/tools OUTPUT="$tmp/bin/tests" 2>&1); then
+	check "tests/tools build with -Wall -Wextra and no warnings${out:+: $out}" test -z "$out"
+else
+	not_ok "tests/tools build: $out"
+fi
+for bad in "" "fuzz -n 0" "fuzz -n x" "toggle" "toggle -d 0" "nonroot extra" "spin"; do
+	# shellcheck disable=SC2086
+	err=$("$tmp/bin/tests/knob-fuzz" $bad 2>&1 >/dev/null)
+	rc=$?
+	check "knob-fuzz ${bad:-(no arguments)}: exit status 2 ($rc) with a message" test $rc -eq 2 -a -n "$err"
+done
+for bad in "" "alone -n 2" "probe -n 0" "sleepers -d x" "probe -c -1" "nap"; do
+	# shellcheck disable=SC2086
+	err=$("$tmp/bin/tests/starve" $bad 2>&1 >/dev/null)
+	rc=$?
+	check "starve ${bad:-(no arguments)}: exit status 2 ($rc) with a message" test $rc -eq 2 -a -n "$err"
+done
 ys=$tmp/bin/yield-share
 for bad in "-d -1" "-d abc" "-p nowhere" "-n -2" "-m sleep" "-k 2" "-f xml" "--bogus"; do
 	# shellcheck disable=SC2086

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside a one-CPU guest under QEMU -icount (tests/starve.sh), so that
+# guest time is executed instructions and no host load shows up as a gap.
+# With the knob at 1 (and at 0, for comparison), for SCY_STARVE_SECONDS each:
+#   alone:    a task yielding in a loop, alone, gets >= 90% of the CPU;
+#   sleepers: with 2 tasks that run 1 ms and sleep 3 ms, the yielder gets
+#             >= 90% of the time they leave;
+#   probe:    a task that never yields, sharing the CPU with 3 yielders,
+#             never waits longer than one scheduling period (6.1: the
+#             latency sysctl; 6.12: base slice x runnable tasks; at least
+#             one tick).
+set -u
+: "${SCY_BIN:?}" "${SCY_KVER:?}" "${SCY_STARVE_SECONDS:=2}"
+S=$SCY_BIN/tests/starve
+knob=/sys/kernel/sched_compat_yield
+D=$SCY_STARVE_SECONDS
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+check() {
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
+
+echo "# starvation guest: kernel $(uname -r), $(nproc) CPU(s)"
+check "knob present" test -w $knob
+hz=$(zcat /proc/config.gz | sed -n 's/^CONFIG_HZ=//p')
+dbg=/sys/kernel/debug/sched
+tick_ms=$(awk -v h="${hz:-250}" 'BEGIN { print 1000 / h }')
+if [[ -r $dbg/latency_ns ]]; then
+	period_ms=$(awk -v l="$(cat $dbg/latency_ns)" 'BEGIN { print l / 1e6 }')
+	what="sched latency"
+else
+	period_ms=$(awk -v b="$(cat $dbg/base_slice_ns)" 'BEGIN { print 4 * b / 1e6 }')
+	what="4 x base slice"
+fi
+ge "$period_ms" "$tick_ms" || period_ms=$tick_ms
+echo "# scheduling period: $period_ms ms ($what; one tick is $tick_ms ms)"
+
+for k in 1 0; do
+	echo $k >$knob
+	r=$("$S" alone -d "$D" -c 0)
+	echo "# knob $k: $r"
+	check "knob $k: a lone yielder gets >= 90% of the CPU ($(field share0 "$r"))" \
+		ge "$(field share0 "$r")" 0.90
+	r=$("$S" sleepers -n 2 -d "$D" -c 0)
+	echo "# knob $k: $r"
+	left=$(awk -v o="$(field others "$r")" 'BEGIN { print 0.9 * (1 - o) }')
+	check "knob $k: with sleeping rivals the yielder gets >= 90% of what they leave ($(field share0 "$r") >= $left)" \
+		ge "$(field share0 "$r")" "$left"
+	check "knob $k: the sleepers made progress" test "$(field all_progressed "$r")" = 1
+	r=$("$S" probe -n 3 -d "$D" -c 0)
+	echo "# knob $k: $r"
+	check "knob $k: a non-yielding task waits at most one period behind 3 yielders ($(field max_gap_ms "$r") <= $period_ms ms)" \
+		ge "$period_ms" "$(field max_gap_ms "$r")"
+	check "knob $k: the yielders made progress" test "$(field all_progressed "$r")" = 1
+done
+echo "1..$n"

@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# starve.sh KVER: boot the patched KVER kernel on one CPU under QEMU -icount
+# (shift 2: 4 guest ns per instruction, SCY_STARVE_ICOUNT)
+# and run tests/starve-suite.sh: a yielder still gets the CPU when alone or
+# when its rivals sleep, and never delays a non-yielding task by more than a
+# scheduling period. Prints TAP.
+set -euo pipefail
+. "$(dirname "$0")/../vm/lib.sh"
+
+kver=${1:?usage: starve.sh KVER}
+RESULTS=${RESULTS:-$SCY_REPO/results}
+out=$RESULTS/starve-$kver
+kdir=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 1)
+make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2
+rc=0
+SCY_ICOUNT=${SCY_STARVE_ICOUNT:-2} SCY_CPUS=1 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout 900 \
+	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_STARVE_SECONDS="${SCY_STARVE_SECONDS:-2}" \
+	bash tests/starve-suite.sh || rc=$?
+cat "$out/job.log" 2>/dev/null || true
+echo "# accelerator: $(cat "$out/accel" 2>/dev/null); results in $out"
+exit "$rc"
