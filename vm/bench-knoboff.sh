@@ -25,6 +25,10 @@ reps=${REPS:-5}
 dur=${DURATION:-1}
 loops=${PIPE_LOOPS:-50000}
 export SCY_ICOUNT=${SCY_ICOUNT-0}
+# Under -icount QEMU runs the vCPUs in turn on one thread and the guest
+# clock advances with the instructions of any of them: a second CPU's
+# activity would show up as time on the measured one. One vCPU then.
+[[ -n $SCY_ICOUNT ]] && export SCY_CPUS=${SCY_CPUS:-1}
 RESULTS=${RESULTS:-$SCY_REPO/results}
 out=$RESULTS/bench-knoboff-$kver
 mkdir -p "$out"
@@ -43,7 +47,7 @@ for t in yield:1 yield:2 getppid:1; do
 done >\$SCY_RESULTS/cost.csv
 knob=\$(cat /sys/kernel/sched_compat_yield 2>/dev/null || echo absent)
 for r in \$(seq 1 $reps); do
-	us=\$(taskset -c 1 perf bench sched pipe -l $loops | awk '/usecs\\/op/ { print \$1 }')
+	us=\$(taskset -c \$(( \$(nproc) - 1 )) perf bench sched pipe -l $loops | awk '/usecs\\/op/ { print \$1 }')
 	[ -n \"\$us\" ]
 	echo \"\$(uname -r | cut -d- -f1),\$knob,pipe,\$r,\$(awk -v u=\$us 'BEGIN { printf \"%.1f\", u * 1000 }')\"
 done >>\$SCY_RESULTS/cost.csv"
