@@ -14,7 +14,7 @@ DURATION ?= 30
 RESULTS  ?= $(CURDIR)/results
 export KVER PATCHED DURATION RESULTS
 
-.PHONY: all deps userspace selftests module kernel vm-test shell demo check \
+.PHONY: all deps userspace selftests module kernel vm-test shell demo check check-debug \
 	checkpatch bench-share bench-mpi bench-cost bench-knoboff clean help
 
 all: userspace selftests
@@ -55,6 +55,10 @@ demo: deps userspace selftests module
 
 check:
 	@bash tests/run-all.sh
+
+# The debug guests alone, with the 5-minute stress.
+check-debug: deps
+	@SCY_CHECK_STAGES=debug SCY_STRESS_SECONDS=$${SCY_STRESS_SECONDS:-300} bash tests/run-all.sh
 
 # Benchmarks in a guest of KVER (PATCHED=0: the stock baseline).
 bench-share bench-mpi: deps

@@ -8,7 +8,11 @@
 #
 # SCY_CHECK_KVERS="6.12 6.1" selects the guests; SCY_SHARE_DURATION the
 # seconds of each share benchmark run in the guests (default 4 here; the
-# full 30 s runs are `make demo` and the results page).
+# full 30 s runs are `make demo` and the results page). After the test
+# guests: the starvation checks (one-CPU guests under -icount) and the debug
+# guests (KASAN, lockdep, ...: selftests, knob fuzzing and a stress of
+# SCY_STRESS_SECONDS, 60 here; `make check-debug` runs 300).
+# SCY_CHECK_STAGES="host guest starve debug" selects stage groups.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . vm/lib.sh
@@ -44,11 +48,21 @@ stage() {
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 }
 
+stages=${SCY_CHECK_STAGES:-host guest starve debug}
+want() { [[ " $stages " == *" $1 "* ]]; }
+export SCY_STRESS_SECONDS=${SCY_STRESS_SECONDS:-60}
+
 stage deps bash vm/deps.sh
-stage host bash tests/host.sh
-stage checkpatch bash vm/checkpatch.sh
+if want host; then
+	stage host bash tests/host.sh
+	stage checkpatch bash vm/checkpatch.sh
+fi
 for kver in $kvers; do
-	stage "guest-$kver" bash tests/guest.sh "$kver" 1
+	want guest && stage "guest-$kver" bash tests/guest.sh "$kver" 1
+	want starve && stage "starve-$kver" bash tests/starve.sh "$kver"
+done
+for kver in $kvers; do
+	want debug && stage "debug-$kver" bash tests/debug.sh "$kver"
 done
 
 echo "total time $(( $(date +%s) - start )) s; logs in ${RESULTS#$SCY_REPO/}/check/"

@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-kernel.sh KVER PATCHED: build a small guest kernel from Debian's
-# linux-source-KVER, with the series from kernel-patches/vKVER applied when
-# PATCHED=1, on top of tinyconfig plus vm/guest.config.
+# build-kernel.sh KVER PATCHED [debug]: build a small guest kernel from
+# Debian's linux-source-KVER, with the series from kernel-patches/vKVER
+# applied when PATCHED=1, on top of tinyconfig plus vm/guest.config (and
+# vm/patched.config). "debug" adds vm/debug.config (KASAN, lockdep, UBSAN,
+# KMEMLEAK, ...) to a patched kernel and builds it in a work tree of its own.
 #
 # Work trees live outside the checkout in $SCY_CACHE/work/KVER-{stock,patched}
 # so that ccache and make see the same paths each time; only files whose
@@ -13,10 +15,13 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kver=${1:?usage: build-kernel.sh KVER PATCHED}
+kver=${1:?usage: build-kernel.sh KVER PATCHED [debug]}
 patched=${2:-1}
+variant=${3:-}
 kver_check "$kver"
 [[ $patched == 0 || $patched == 1 ]] || die "PATCHED must be 0 or 1"
+[[ -z $variant || $variant == debug ]] || die "build-kernel.sh: unknown variant '$variant' (debug)"
+[[ $variant != debug || $patched == 1 ]] || die "debug kernels are patched ones (PATCHED=1)"
 ensure_deps
 
 flavor=stock
@@ -24,6 +29,10 @@ frags=("$SCY_REPO/vm/guest.config")
 if [[ $patched == 1 ]]; then
 	flavor=patched
 	frags+=("$SCY_REPO/vm/patched.config")
+fi
+if [[ $variant == debug ]]; then
+	flavor=debug
+	frags+=("$SCY_REPO/vm/debug.config")
 fi
 key=$(basename "$(build_dir "$kver" "$patched" "${frags[@]:1}")")
 out=$SCY_CACHE/kernels/$key

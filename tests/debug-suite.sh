@@ -1,0 +1,184 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside a debug guest (tests/debug.sh boots it): checks that the
+# kernel carries the debug options, runs the kselftests, fuzzes the knob,
+# then stresses the scheduler for SCY_STRESS_SECONDS (default 60) with
+# everything that touches the yield path or the groups it walks at once:
+#   - stress-ng yield and cpu workers, one per stress-ng instance so that
+#     each worker's bogo-ops can be checked;
+#   - a knob toggler (knob-fuzz toggle: 1, 0, 1, ... as fast as it can);
+#   - the yield_stats module loaded and unloaded in a loop;
+#   - cpu cgroups created, workers moved into them and back, removed;
+#   - CPU 1 taken offline and back online;
+#   - workers switched between SCHED_OTHER, SCHED_BATCH, SCHED_IDLE and
+#     SCHED_FIFO and reniced while they run.
+# Pass: every worker made progress, every churn loop ran, the toggler
+# reached >= 1000 writes/s, kmemleak reports nothing; the host side fails
+# the run on any WARNING/BUG/KASAN/UBSAN/lockdep/hung-task report in dmesg
+# and when the guest does not shut down by itself (vm/run.sh).
+set -u
+: "${SCY_BIN:?}" "${SCY_KVER:?}" "${SCY_STRESS_SECONDS:=60}" "${SCY_SHARE_DURATION:=4}"
+ST=$SCY_BIN/selftests
+TT=$SCY_BIN/tests
+knob=/sys/kernel/sched_compat_yield
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+check() {
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+echo "# debug guest: kernel $(uname -r), $(nproc) CPUs, $(cut -d' ' -f1 /proc/uptime) s up"
+config=$(zcat /proc/config.gz 2>/dev/null)
+for opt in CONFIG_SCHED_COMPAT_YIELD=y CONFIG_KASAN=y CONFIG_PROVE_LOCKING=y \
+	CONFIG_PROVE_RCU=y CONFIG_DEBUG_ATOMIC_SLEEP=y CONFIG_UBSAN=y \
+	CONFIG_DEBUG_KMEMLEAK=y CONFIG_SCHED_DEBUG=y CONFIG_DEBUG_LIST=y \
+	CONFIG_DETECT_HUNG_TASK=y CONFIG_HOTPLUG_CPU=y; do
+	check "debug kernel has $opt" grep -qx "$opt" <<<"$config"
+done
+check "guest sees 2 CPUs" test "$(nproc)" = 2
+# kmemleak: stop its periodic scans, scan now and forget what boot left
+# (its false positives included), so that the scan at the end reports what
+# the tests leaked.
+K=/sys/kernel/debug/kmemleak
+if [[ -w $K ]]; then
+	echo scan=off >$K
+	echo scan >$K
+	echo clear >$K
+fi
+echo 1 >/proc/sys/kernel/sched_autogroup_enabled
+
+# kselftests, as in the normal guest
+for t in compat_yield_abi compat_yield_share; do
+	args=()
+	[[ $t == compat_yield_share ]] && args=(-d "$SCY_SHARE_DURATION")
+	echo "# running $t ${args[*]}"
+	"$ST/$t" "${args[@]}" >"$SCY_RESULTS/$t.tap" 2>&1
+	rc=$?
+	sed 's/^/  /' "$SCY_RESULTS/$t.tap"
+	if [[ $rc != 0 && $rc != 4 ]] && ! grep -q '^not ok' "$SCY_RESULTS/$t.tap"; then
+		not_ok "kselftest $t exited with status $rc"
+	fi
+done
+
+# knob fuzzing: 10000 writes, alternating sysfs and sysctl, from 0 and from 1
+for start in 0 1; do
+	echo $start >$knob
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	out=$("$TT/knob-fuzz" fuzz -n 10000 -s $((start + 1)) 2>&1)
+	rc=$?
+	echo "# $out ($(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }') s)"
+	check "knob fuzzing from $start: 10000 writes, invalid ones EINVAL, value only changed by valid ones" \
+		test $rc = 0
+done
+out=$("$TT/knob-fuzz" nonroot 2>&1)
+rc=$?
+echo "# $out"
+check "knob: writes as uid 65534 refused, value unchanged" test $rc = 0
+
+# the stress
+D=$SCY_STRESS_SECONDS
+W=$SCY_RESULTS/stress
+mkdir -p "$W"
+stopf=$W/stop
+rm -f "$stopf"
+echo "# stress for $D s"
+pids=()
+for i in 1 2 3 4; do
+	stress-ng --yield 1 --timeout "${D}s" --metrics-brief >"$W/yield-$i.log" 2>&1 &
+	pids+=($!)
+done
+for i in 1 2; do
+	stress-ng --cpu 1 --timeout "${D}s" --metrics-brief >"$W/cpu-$i.log" 2>&1 &
+	pids+=($!)
+done
+"$TT/knob-fuzz" toggle -d "$D" >"$W/toggle.log" 2>&1 &
+toggler=$!
+
+# The churn loops count their rounds in $W/<name>.count.
+loop() { # loop NAME CMD...: run CMD until the stop file appears
+	local name=$1 c=0
+	shift
+	while [[ ! -e $stopf ]]; do
+		"$@" >>"$W/$name.err" 2>&1 && c=$((c + 1))
+	done
+	echo $c >"$W/$name.count"
+}
+workers() { pgrep -f 'stress-ng-(yield|cpu)' 2>/dev/null || pgrep stress-ng; }
+module_round() {
+	[[ -f ${SCY_MODULE:-} ]] || return 1
+	insmod "$SCY_MODULE" && cat /sys/kernel/yield_stats/yields >/dev/null && rmmod yield_stats
+}
+cgroup_round() {
+	local cg=/sys/fs/cgroup/stress-$RANDOM p
+	mkdir "$cg" || return 1
+	for p in $(workers | shuf -n 2); do
+		echo "$p" >"$cg/cgroup.procs" 2>/dev/null
+	done
+	for p in $(cat "$cg/cgroup.procs"); do
+		echo "$p" >/sys/fs/cgroup/cgroup.procs 2>/dev/null
+	done
+	rmdir "$cg"
+}
+hotplug_round() {
+	echo 0 >/sys/devices/system/cpu/cpu1/online && echo 1 >/sys/devices/system/cpu/cpu1/online
+}
+policy_round() {
+	local p
+	p=$(workers | shuf -n 1)
+	[[ -n $p ]] || return 1
+	chrt -b -p 0 "$p" && chrt -i -p 0 "$p" && chrt -f -p 1 "$p" &&
+		chrt -o -p 0 "$p" && renice -n $((RANDOM % 20)) -p "$p" >/dev/null
+}
+echo "+cpu" >/sys/fs/cgroup/cgroup.subtree_control
+loop module module_round &
+loops=($!)
+loop cgroup cgroup_round &
+loops+=($!)
+loop hotplug hotplug_round &
+loops+=($!)
+loop policy policy_round &
+loops+=($!)
+
+# The window is the workers' own --timeout; then stop the loops.
+bad=0
+for p in "${pids[@]}"; do
+	wait "$p" || bad=$((bad + 1))
+done
+wait $toggler
+trc=$?
+touch "$stopf"
+wait "${loops[@]}"
+echo 1 >/sys/devices/system/cpu/cpu1/online 2>/dev/null
+check "stress: all 6 stress-ng instances exited cleanly" test $bad = 0
+for f in "$W"/yield-*.log "$W"/cpu-*.log; do
+	ops=$(awk '$4 ~ /^(yield|cpu)$/ && $5 ~ /^[0-9]+$/ { print $5; exit }' "$f")
+	name=$(basename "$f" .log)
+	echo "# $name: ${ops:-?} bogo-ops"
+	check "stress: worker $name made progress (${ops:-0} bogo-ops)" test "${ops:-0}" -gt 0 2>/dev/null
+done
+tog=$(cat "$W/toggle.log")
+echo "# $tog"
+check "stress: knob toggler ran without a failed write" test $trc = 0
+wps=$(sed -n 's/.*writes_per_s=\([0-9]*\).*/\1/p' "$W/toggle.log")
+check "stress: knob toggler reached >= 1000 writes/s (${wps:-0})" test "${wps:-0}" -ge 1000
+for l in module cgroup hotplug policy; do
+	c=$(cat "$W/$l.count" 2>/dev/null)
+	echo "# $l churn: ${c:-0} rounds; first errors: $(head -c 200 "$W/$l.err" 2>/dev/null | tr '\n' ' ')"
+	check "stress: $l churn ran (${c:-0} rounds)" test "${c:-0}" -gt 0
+done
+check "stress: CPU 1 is back online" test "$(cat /sys/devices/system/cpu/cpu1/online)" = 1
+
+if [[ -w $K ]]; then
+	echo scan >$K
+	echo scan >$K
+	leaks=$(grep -c 'unreferenced object' $K)
+	[[ $leaks == 0 ]] || head -n 40 $K | sed 's/^/# /'
+	check "kmemleak: no unreferenced objects ($leaks)" test "$leaks" = 0
+else
+	not_ok "kmemleak: $K missing"
+fi
+echo "1..$n"

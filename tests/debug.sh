@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# debug.sh KVER: build the debug variant of the patched KVER kernel
+# (vm/debug.config: KASAN, lockdep, UBSAN, KMEMLEAK, ...), the module against
+# it, boot it and run tests/debug-suite.sh inside: kselftests, knob fuzzing
+# and a stress of SCY_STRESS_SECONDS (default 60). vm/run.sh fails the run on
+# any kernel report in dmesg and when the guest does not shut down by itself.
+# Prints TAP.
+set -euo pipefail
+. "$(dirname "$0")/../vm/lib.sh"
+
+kver=${1:?usage: debug.sh KVER}
+RESULTS=${RESULTS:-$SCY_REPO/results}
+stress=${SCY_STRESS_SECONDS:-60}
+out=$RESULTS/debug-$kver
+
+kdir=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 1 debug)
+make -s -C "$SCY_REPO" userspace selftests RESULTS="$RESULTS" >&2
+make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2
+mod=$RESULTS/module-$kver-debug
+bash "$SCY_REPO/vm/build-module.sh" "$kdir/kdir" "$mod" "$kver-debug" || true
+rc=0
+start=$(date +%s)
+# 1 GiB: KASAN's shadow and kmemleak's scans grow with memory, and the
+# suite needs little.
+SCY_MEM=${SCY_DEBUG_MEM:-1024} bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout $((stress + 1500)) \
+	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_MODULE="$mod/yield_stats.ko" \
+	SCY_STRESS_SECONDS="$stress" SCY_SHARE_DURATION="${SCY_SHARE_DURATION:-4}" \
+	bash tests/debug-suite.sh || rc=$?
+cat "$out/job.log" 2>/dev/null || true
+echo "# accelerator: $(cat "$out/accel" 2>/dev/null); $(( $(date +%s) - start )) s; results in $out"
+if [[ -s $out/dmesg-problems.txt ]]; then
+	echo "not ok - kernel reports in the debug guest's dmesg (see $out/dmesg.txt)"
+else
+	echo "ok - no WARNING/BUG/KASAN/UBSAN/lockdep/hung-task report in the debug guest's dmesg"
+fi
+if [[ -f $out/rc ]]; then
+	echo "ok - the debug guest shut down by itself"
+else
+	echo "not ok - the debug guest did not shut down by itself"
+fi
+exit "$rc"
