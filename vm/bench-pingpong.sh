@@ -27,7 +27,7 @@
 #         waits for the host to schedule the other vCPU's thread (ms).
 #         6.1 needs ICOUNT7= (see fig2).
 #
-# bench-pingpong.sh all: fig2 on both kernels patched and on stock 6.1 (one
+# bench-pingpong.sh all: fig2 on both kernels, patched and stock (one
 # repeat: the knob at 0 is the stock yield), fig7 on 6.12 under -icount,
 # and fig7 on both kernels under plain TCG (one repeat, in results/tcg/),
 # then the tables and figures of Documentation/pingpong.md:
@@ -52,8 +52,8 @@ usage() {
 if [[ $# == 1 && $1 == all ]]; then
 	R=${RESULTS:-$SCY_REPO/results}
 	# KVER PATCHED FIGS REPS RESULTS ICOUNT7
-	steps=("6.12 1 fig2,fig7 ${REPS:-2} $R 0" "6.1 1 fig2 ${REPS:-2} $R 0" "6.1 0 fig2 1 $R 0"
-	       "6.12 1 fig7 1 $R/tcg -" "6.1 1 fig7 1 $R/tcg -")
+	steps=("6.12 1 fig2,fig7 ${REPS:-2} $R 0" "6.1 1 fig2 ${REPS:-2} $R 0" "6.12 0 fig2 1 $R 0"
+	       "6.1 0 fig2 1 $R 0" "6.12 1 fig7 1 $R/tcg -" "6.1 1 fig7 1 $R/tcg -")
 	for i in "${!steps[@]}"; do
 		read -r k p f r res ic <<<"${steps[$i]}"
 		[[ $ic == - ]] && ic=
@@ -62,7 +62,7 @@ if [[ $# == 1 && $1 == all ]]; then
 	done
 	bash "$SCY_REPO/vm/pingpong-report.sh" "$SCY_REPO/Documentation/results/pingpong" \
 		"$R/bench-pingpong-6.12-patched" "$R/bench-pingpong-6.1-patched" \
-		"$R/bench-pingpong-6.1-stock"
+		"$R/bench-pingpong-6.12-stock" "$R/bench-pingpong-6.1-stock"
 	bash "$SCY_REPO/vm/pingpong-report.sh" "$SCY_REPO/Documentation/results/pingpong-tcg" \
 		"$R/tcg/bench-pingpong-6.12-patched" "$R/tcg/bench-pingpong-6.1-patched"
 	exit 0

@@ -66,6 +66,8 @@ def load(fig):
             pass
         with open(f) as fh:
             for r in csv.DictReader(fh):
+                if r["knob"] == "absent":  # pingpong's word for no knob
+                    r["knob"] = "stock"
                 r["label"] = lab
                 r["accel"] = accel[lab]
                 rows.append(r)
@@ -115,7 +117,7 @@ def fmt(v):
 
 
 def knob_name(k):
-    return "stock" if k == "stock" else "knob " + k
+    return "no knob" if k == "stock" else "knob " + k
 
 
 def plot(script):
@@ -233,15 +235,15 @@ def fig2():
                 data.append("%s %d %.4f %.4f %.4f %.4f" % (mode, j, x, v["median"], v["lo"], max(v["hi"], v["p99"])))
     gp = [TERM % (1400, 650, 1400, 650, prefix + "-fig2.png")]
     gp.append("$D << EOD\n" + "\n".join(data) + "\nEOD")
-    gp.append("""set multiplot layout 1,2 title "ping-pong latency, one CPU, 50 us straggler, 1 B (%s)" noenhanced
+    gp.append("""set multiplot layout 1,2 title "ping-pong latency, one CPU, 50 us straggler, 1 B\\n(%s)" noenhanced
 set logscale y
 set ylabel "latency per ping-pong, us (median; whisker: up to the p99)"
 set grid ytics
 set xrange [0.5:5.5]
 set xtics ("poll" 1, "yield" 2, "block" 3, "adaptive" 4, "sleep" 5) scale 0
 set style fill solid 0.9 border rgb "#202020"
-set key top right noenhanced font ",9"
-""" % accels.replace('"', "'"))
+set key outside bottom center horizontal noenhanced font ",9"
+""" % "; ".join(order(accel.values())).replace('"', "'"))
     for mode, title in (("poll", "rank 0 polls, rank 1 waits by ..."),
                         ("same", "both ranks wait by ...")):
         gp.append('set title "%s"' % title)
@@ -252,7 +254,7 @@ set key top right noenhanced font ",9"
             sel = '(strcol(1) eq "%s" && $2 == %d ? $3 : NaN)' % (mode, j)
             parts.append('$D using %s:4:(%s-%.4f):(%s+%.4f):(1e-3):4 with boxxyerror lc rgb "%s" title "%s"'
                          % (sel, "$3", bw / 2, "$3", bw / 2, c, name))
-            parts.append('$D using %s:4:5:6 with yerrorbars lc rgb "#000000" pt 0 notitle' % sel)
+            parts.append('$D using %s:4:5:6 with yerrorbars lc rgb "#000000" ps 0 notitle' % sel)
         gp.append("set yrange [0.5:*]\nplot " + ", \\\n     ".join(parts))
     gp.append("unset multiplot")
     plot("\n".join(gp) + "\n")
@@ -333,7 +335,7 @@ def fig7():
                 data.append("")
     gp = [TERM % (1300, 520 * nrow, 1300, 520 * nrow, prefix + "-fig7.png")]
     gp.append("$D << EOD\n" + "\n".join(data) + "\nEOD")
-    gp.append("""set multiplot layout %d,%d title "ping-pong latency, two CPUs, rank 0 polls; rank 1 polls (solid) or blocks (dashed)"
+    gp.append("""set multiplot layout %d,%d title "ping-pong latency, two CPUs, rank 0 polls; rank 1 polls (solid) or blocks (dashed)\\n(%s)" noenhanced
 set logscale y
 set ylabel "latency per ping-pong, us (median; bars: min-max of runs)"
 set xlabel "rank 0's delay before each message"
@@ -341,10 +343,10 @@ set grid ytics
 set xrange [0.5:6.5]
 set xtics ("0" 1, "10 us" 2, "50 us" 3, "100 us" 4, "500 us" 5, "1 ms" 6) scale 0
 set key top left noenhanced font ",8" maxrows 5
-""" % (nrow, ncol))
+""" % (nrow, ncol, "; ".join(order(accel.values())).replace('"', "'")))
     pal = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e"]
     for j, (lab, k) in enumerate(series):
-        gp.append('set title "%s, %s (%s)" noenhanced' % (lab, knob_name(k), accel.get(lab, "")))
+        gp.append('set title "%s, %s" noenhanced' % (lab, knob_name(k)))
         parts = []
         for si, size in enumerate(SIZES):
             for st, dt in (("poll", 1), ("block", 2)):
