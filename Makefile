@@ -15,7 +15,8 @@ RESULTS  ?= $(CURDIR)/results
 export KVER PATCHED DURATION RESULTS
 
 .PHONY: all deps userspace selftests module kernel vm-test shell demo check check-debug \
-	checkpatch bench-share bench-mpi bench-cost bench-knoboff clean help
+	checkpatch bench-share bench-mpi bench-cost bench-knoboff \
+	bench-pingpong bench-pingpong-all clean help
 
 all: userspace selftests
 
@@ -76,6 +77,18 @@ bench-cost: deps
 # Knob-0 cost against the stock kernel: alternating stock/patched boots.
 bench-knoboff: deps
 	@SCY_ICOUNT=$(ICOUNT) DURATION=$(cost_duration) bash vm/bench-knoboff.sh $(KVER)
+
+# The seed paper's LIBRA figures with userspace/pingpong (Documentation/
+# pingpong.md): fig2 (one CPU) under -icount (ICOUNT), fig7 (two CPUs)
+# under -icount too (ICOUNT7; empty: plain TCG, a host thread per vCPU).
+# KVER=all (or bench-pingpong-all): both kernels, patched and stock, and
+# the tables and figures in Documentation/results/pingpong-*.
+ICOUNT7 ?= 0
+bench-pingpong: deps
+	@ICOUNT=$(ICOUNT) ICOUNT7=$(ICOUNT7) bash vm/bench-pingpong.sh \
+		$(if $(filter all,$(KVER)),all,$(KVER) $(PATCHED))
+bench-pingpong-all: deps
+	@ICOUNT=$(ICOUNT) ICOUNT7=$(ICOUNT7) bash vm/bench-pingpong.sh all
 
 checkpatch: deps
 	@bash vm/checkpatch.sh

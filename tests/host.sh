@@ -131,7 +131,7 @@ for bad in "-d -1" "-d abc" "-p nowhere" "-n -2" "-m sleep" "-k 2" "-f xml" "--b
 		test $rc -ne 0 -a -n "$err"
 done
 pp=$tmp/bin/pingpong
-for bad in "-S spin" "-s 0" "-s 8388609" "-D -1" "-n abc" "-p three" "--bogus"; do
+for bad in "-S spin" "-s 0" "-s 8388609" "-D -1" "-n abc" "-p three" "--rank0-wait spin" "--bogus"; do
 	# shellcheck disable=SC2086
 	err=$("$pp" $bad 2>&1 >/dev/null)
 	rc=$?
@@ -139,6 +139,14 @@ for bad in "-S spin" "-s 0" "-s 8388609" "-D -1" "-n abc" "-p three" "--bogus"; 
 done
 for st in poll yield block adaptive sleep; do
 	out=$("$pp" -S $st -p one -n 200 -w 20 -D 0 -f kv 2>&1)
-	check "pingpong -S $st -p one: 200 ping-pongs reported" grep -q 'iterations=200' <<<"$out"
+	rc=$?
+	if grep -q 'iterations=200' <<<"$out"; then
+		ok "pingpong -S $st -p one: 200 ping-pongs reported"
+	else
+		not_ok "pingpong -S $st -p one: 200 ping-pongs reported"
+		echo "# exit status $rc: ${out:0:300}"
+	fi
 done
+out=$("$pp" -S yield --rank0-wait same -p one -n 200 -w 20 -D 0 -f kv 2>&1)
+check "pingpong --rank0-wait same: rank 0 waits with yield" grep -q 'rank0_wait=yield' <<<"$out"
 echo "1..$n"

@@ -6,12 +6,18 @@
  *
  * Rank 0 (this process) busy-waits DELAY_US before each message (the
  * straggler's computation, not timed), then times: copy SIZE bytes into the
- * shared buffer, publish the message's sequence number, poll until rank 1
+ * shared buffer, publish the message's sequence number, wait until rank 1
  * has replied.  Rank 1 (a forked child) waits for each message with the
  * chosen strategy (wait.h), copies it out and replies (an empty message:
  * it publishes the sequence number it has read).  Reports the latency
  * distribution and each rank's CPU time per ping-pong (a stand-in for
  * energy).
+ *
+ * Rank 0 polls for the reply by default, as LIBRA's measuring side does.
+ * With --rank0-wait it waits with a strategy too (e.g. "same" as rank 1),
+ * as both ranks do in an MPI library that yields or blocks when idle: on
+ * one CPU a polling rank 0 keeps the CPU until its slice ends whatever
+ * rank 1 does, so only then can a yield hand the CPU straight back.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -75,7 +81,8 @@ struct shared {
 
 struct config {
 	long size, iters, warmup, delay_us;
-	struct wait_params wp;
+	struct wait_params wp;		/* rank 1's wait for a message */
+	struct wait_params wp0;		/* rank 0's wait for the reply */
 	enum placement place;
 	int cpu[2];			/* rank 0, rank 1 */
 	int ncpus_given;		/* CPUs given with -c, 0: none */
@@ -99,13 +106,14 @@ static void usage(FILE *f)
 		"usage: %s [-s SIZE] [-n ITER] [-w WARMUP] [-D DELAY_US]\n"
 		"       %*s [-S poll|yield|block|adaptive|sleep] [--tries-poll N]\n"
 		"       %*s [--tries-yield N] [--timeout-us N] [--sleep-cap-us N]\n"
-		"       %*s [-p one|two] [-c CPU[,CPU]] [-o SAMPLES_FILE]\n"
-		"       %*s [-f table|csv|kv]\n"
+		"       %*s [--rank0-wait S|same] [-p one|two] [-c CPU[,CPU]]\n"
+		"       %*s [-o SAMPLES_FILE] [-f table|csv|kv]\n"
 		"\n"
 		"Ping-pong between rank 0 (this process) and rank 1 (a child) over\n"
 		"shared memory.  Rank 0 busy-waits DELAY_US before each message (not\n"
-		"timed), then times copying SIZE bytes to rank 1 and polling for its\n"
-		"empty reply.  Rank 1 waits for each message with strategy -S.\n"
+		"timed), then times copying SIZE bytes to rank 1 and waiting for its\n"
+		"empty reply (polling, unless --rank0-wait).  Rank 1 waits for each\n"
+		"message with strategy -S.\n"
 		"\n"
 		"  -s, --size SIZE         message size in bytes, 1..%ld (default 1)\n"
 		"  -n, --iterations ITER   timed ping-pongs, 1..%ld (default 1000)\n"
@@ -123,6 +131,9 @@ static void usage(FILE *f)
 		"      --tries-yield N     adaptive: yields before blocking (default %lu)\n"
 		"      --timeout-us N      adaptive: futex wait timeout, >= 1 (default %lu)\n"
 		"      --sleep-cap-us N    sleep: longest nanosleep, >= 1 (default %lu)\n"
+		"      --rank0-wait S      how rank 0 waits for the reply: a strategy\n"
+		"                          as for -S (same parameters), or same: as\n"
+		"                          rank 1 (default poll, the measuring side)\n"
 		"  -p, --placement P       one: both ranks on one CPU (default);\n"
 		"                          two: rank 0 and rank 1 on two CPUs\n"
 		"  -c, --cpu CPU[,CPU]     CPU for -p one (default: the highest we may\n"
@@ -354,7 +365,7 @@ static int run(const struct config *c, uint64_t *samples, struct result *res)
 {
 	long i, total = c->warmup + c->iters;
 	size_t hdr = (sizeof(struct shared) + 4095) & ~4095UL;
-	struct wait_params poll;
+	struct wait_params wp0 = c->wp0;
 	struct usage u_start = { 0 };
 	struct wait_stats st = { 0 }, st_start = { 0 };
 	uint64_t t0, t1, start = 0, delay_ns = c->delay_us * 1000ULL;
@@ -414,10 +425,8 @@ static int run(const struct config *c, uint64_t *samples, struct result *res)
 		goto out_reap;
 	}
 
-	/* rank 0 always polls for the reply */
-	wait_params_init(&poll);
-	poll.strategy = WAIT_POLL;
-	poll.stop = &child_gone;
+	/* rank 0's wait for the reply ends early if rank 1 dies */
+	wp0.stop = &child_gone;
 
 	for (i = 1; i <= total; i++) {
 		if (i == c->warmup + 1) {
@@ -434,7 +443,7 @@ static int run(const struct config *c, uint64_t *samples, struct result *res)
 		t0 = now_ns();
 		memcpy(buf, src, c->size);
 		wait_publish(&sh->msg, (uint32_t)i, &st);
-		if (wait_until(&sh->reply, (uint32_t)i, &poll, &st)) {
+		if (wait_until(&sh->reply, (uint32_t)i, &wp0, &st)) {
 			fprintf(stderr, "%s: rank 1 exited during ping-pong %ld\n",
 				cli_prog, i);
 			goto out_reap;
@@ -505,7 +514,7 @@ static const char *knob_value(void)
 	return len ? v : "unreadable";
 }
 
-#define NR_FIELDS	34
+#define NR_FIELDS	40
 
 struct field {
 	const char *key;
@@ -537,6 +546,7 @@ static void fill_fields(struct field *f, const struct config *c,
 	field(f, "kernel", "%s", kernel_release());
 	field(f, "knob", "%s", knob);
 	field(f, "strategy", "%s", wait_strategy_name(c->wp.strategy));
+	field(f, "rank0_wait", "%s", wait_strategy_name(c->wp0.strategy));
 	field(f, "placement", "%s", c->place == PLACE_ONE ? "one" : "two");
 	field(f, "cpu0", "%d", c->cpu[0]);
 	field(f, "cpu1", "%d", c->cpu[1]);
@@ -562,6 +572,11 @@ static void fill_fields(struct field *f, const struct config *c,
 	field(f, "vcsw1_per_iter", "%.4f", r->r1.use.nvcsw / n);
 	field(f, "ivcsw1_per_iter", "%.4f", r->r1.use.nivcsw / n);
 	field(f, "wakes0_per_iter", "%.4f", r->st0.wakes / n);
+	field(f, "checks0_per_iter", "%.2f", r->st0.checks / n);
+	field(f, "yields0_per_iter", "%.2f", r->st0.yields / n);
+	field(f, "futex_waits0_per_iter", "%.4f", r->st0.blocks / n);
+	field(f, "sleeps0_per_iter", "%.4f", r->st0.sleeps / n);
+	field(f, "wakes1_per_iter", "%.4f", r->r1.st.wakes / n);
 	field(f, "checks1_per_iter", "%.2f", r->r1.st.checks / n);
 	field(f, "yields1_per_iter", "%.2f", r->r1.st.yields / n);
 	field(f, "futex_waits1_per_iter", "%.4f", r->r1.st.blocks / n);
@@ -587,6 +602,9 @@ static void print_table(FILE *o, const struct config *c,
 		fprintf(o, ", placement two (CPUs %d, %d)", c->cpu[0],
 			c->cpu[1]);
 	fprintf(o, ", size %ld B, delay %ld us\n", c->size, c->delay_us);
+	fprintf(o, "  rank 0 waits for the reply: %s%s\n",
+		wait_strategy_name(c->wp0.strategy),
+		c->wp0.strategy == WAIT_POLL ? "" : " (same parameters as rank 1)");
 	fprintf(o, "  kernel %s, sched_compat_yield %s, %ld iterations after %ld warmup\n",
 		kernel_release(), knob, c->iters, c->warmup);
 	fprintf(o, "  latency us:     mean %.3f  stddev %.3f  median %.3f  p99 %.3f  min %.3f  max %.3f\n",
@@ -602,8 +620,11 @@ static void print_table(FILE *o, const struct config *c,
 		r->r1.st.checks / n, r->r1.st.yields / n, r->r1.st.blocks / n,
 		r->r1.st.timeouts / n, r->r1.st.sleeps / n,
 		r->r1.st.sleep_us / n);
-	fprintf(o, "                  rank 0 FUTEX_WAKEs %.4f\n",
-		r->st0.wakes / n);
+	fprintf(o, "                  rank 0 checks %.2f, yields %.2f, futex waits %.4f, sleeps %.4f\n",
+		r->st0.checks / n, r->st0.yields / n, r->st0.blocks / n,
+		r->st0.sleeps / n);
+	fprintf(o, "                  FUTEX_WAKEs by rank 0 %.4f, by rank 1 %.4f\n",
+		r->st0.wakes / n, r->r1.st.wakes / n);
 	if (r->r1.bad)
 		fprintf(o, "  WARNING: rank 1 saw %llu corrupt messages\n",
 			(unsigned long long)r->r1.bad);
@@ -638,6 +659,7 @@ enum {
 	OPT_TRIES_YIELD,
 	OPT_TIMEOUT_US,
 	OPT_SLEEP_CAP_US,
+	OPT_RANK0_WAIT,
 };
 
 int main(int argc, char **argv)
@@ -652,6 +674,7 @@ int main(int argc, char **argv)
 		{ "tries-yield",  required_argument, NULL, OPT_TRIES_YIELD },
 		{ "timeout-us",	  required_argument, NULL, OPT_TIMEOUT_US },
 		{ "sleep-cap-us", required_argument, NULL, OPT_SLEEP_CAP_US },
+		{ "rank0-wait",	  required_argument, NULL, OPT_RANK0_WAIT },
 		{ "placement",	  required_argument, NULL, 'p' },
 		{ "cpu",	  required_argument, NULL, 'c' },
 		{ "output",	  required_argument, NULL, 'o' },
@@ -664,6 +687,8 @@ int main(int argc, char **argv)
 		.place = PLACE_ONE, .fmt = FMT_TABLE,
 	};
 	struct result res = { 0 };
+	bool rank0_same = false;
+	enum wait_strategy rank0_strategy = WAIT_POLL;
 	struct sigaction sa;
 	FILE *samples_f = NULL;
 	uint64_t *samples;
@@ -711,6 +736,13 @@ int main(int argc, char **argv)
 							 optarg, 1,
 							 MAX_DELAY_US);
 			break;
+		case OPT_RANK0_WAIT:
+			rank0_same = !strcmp(optarg, "same");
+			if (!rank0_same &&
+			    wait_strategy_parse(optarg, &rank0_strategy))
+				usage_error("--rank0-wait: unknown strategy '%s' (poll, yield, block, adaptive, sleep or same)",
+					    optarg);
+			break;
 		case 'p':
 			if (!strcmp(optarg, "one"))
 				cfg.place = PLACE_ONE;
@@ -747,6 +779,10 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
+	/* rank 0 waits with rank 1's parameters, its own strategy */
+	cfg.wp0 = cfg.wp;
+	if (!rank0_same)
+		cfg.wp0.strategy = rank0_strategy;
 	ret = setup_cpus(&cfg);
 	if (ret)
 		return ret;

@@ -136,8 +136,13 @@ int wait_until(struct wait_word *w, uint32_t expected,
 		st->checks++;
 		if (cur == expected)
 			return 0;
+		/*
+		 * The waker may have published and then stopped us (a child
+		 * that replies and exits raises SIGCHLD): look once more.
+		 */
 		if (stopped(p))
-			return -1;
+			return __atomic_load_n(&w->val, __ATOMIC_ACQUIRE) ==
+			       expected ? 0 : -1;
 
 		switch (p->strategy) {
 		case WAIT_POLL:

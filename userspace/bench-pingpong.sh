@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-pingpong.sh -F fig2|fig7 [-r REPS] [-n ITER] [-o DIR]
+#
+# The sweeps of the seed paper's LIBRA figures with userspace/pingpong (two
+# processes over shared memory), with the sched_compat_yield knob at 0 and
+# at 1 when the kernel has it (else the kernel as is, "stock"). Within a
+# repeat every point runs at both knob values back to back, the order of the
+# knob values alternating from one repeat to the next.
+#
+#   fig2  one CPU, rank 0 a 50 us straggler, 1-byte messages, every wait
+#         strategy of rank 1 (poll, yield, block, adaptive, sleep), once with
+#         rank 0 polling for the reply (LIBRA's measuring side) and once with
+#         rank 0 waiting with the same strategy (--rank0-wait same, as both
+#         ranks do in an MPI library); ITER ping-pongs per run (default 200)
+#   fig7  two CPUs, delays 0, 10, 50, 100, 500, 1000 us x sizes 1 B, 1 KiB,
+#         64 KiB, 1 MiB, 8 MiB, rank 1 polls or blocks, rank 0 polls;
+#         ITER ping-pongs per run (default 100) up to 1 KiB, ITER/2 at
+#         64 KiB, ITER/5 at 1 MiB, ITER/10 at 8 MiB (at least 10)
+#
+# Writes DIR/pingpong.csv (a fig and a rep column, then pingpong -f csv's
+# columns) and every sample of every run to DIR/samples/ (ns, one a line).
+# Progress on stderr: the point, how many are done and left, the median.
+# Run as root (in the test guest: vm/bench-pingpong.sh). pingpong is taken
+# from $SCY_BIN (default: this script's directory).
+set -euo pipefail
+fig= reps=3 iters= out=.
+usage() {
+	echo "usage: bench-pingpong.sh -F fig2|fig7 [-r REPS] [-n ITER] [-o DIR]" >&2
+	exit 2
+}
+die() {
+	echo "bench-pingpong.sh: $*" >&2
+	exit 1
+}
+while getopts "F:r:n:o:h" o; do
+	case $o in
+	F) fig=$OPTARG ;;
+	r) reps=$OPTARG ;;
+	n) iters=$OPTARG ;;
+	o) out=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+(($# == 0)) || usage
+[[ $fig == fig2 || $fig == fig7 ]] ||
+	{ echo "bench-pingpong.sh: -F: '$fig' is not fig2 or fig7" >&2; usage; }
+[[ $reps =~ ^[1-9][0-9]{0,3}$ ]] ||
+	{ echo "bench-pingpong.sh: -r: '$reps' is not a repeat count of 1..9999" >&2; usage; }
+if [[ -z $iters ]]; then
+	iters=200
+	[[ $fig == fig7 ]] && iters=100
+fi
+[[ $iters =~ ^[1-9][0-9]{0,6}$ ]] ||
+	{ echo "bench-pingpong.sh: -n: '$iters' is not an iteration count of 1..9999999" >&2; usage; }
+
+bin=${SCY_BIN:-$(dirname "$0")}
+pp=$bin/pingpong
+[[ -x $pp ]] || { echo "bench-pingpong.sh: $pp not built (make -C userspace)" >&2; exit 2; }
+mkdir -p "$out/samples" || die "cannot create $out/samples"
+knob=/sys/kernel/sched_compat_yield
+if [[ -e $knob ]]; then
+	[[ -w $knob ]] || die "$knob is not writable (run as root)"
+	prior=$(<"$knob")
+	trap 'echo "$prior" >"$knob"' EXIT
+	values=(0 1)
+else
+	values=(stock)
+fi
+
+# The points: "placement strategy rank0_wait size delay_us iterations"
+points=()
+if [[ $fig == fig2 ]]; then
+	for s in poll yield block adaptive sleep; do
+		points+=("one $s poll 1 50 $iters")
+		# poll with rank 0 waiting "the same" is the row above
+		[[ $s == poll ]] || points+=("one $s same 1 50 $iters")
+	done
+else
+	for size in 1 1024 65536 1048576 8388608; do
+		n=$iters
+		case $size in
+		65536) n=$((iters / 2)) ;;
+		1048576) n=$((iters / 5)) ;;
+		8388608) n=$((iters / 10)) ;;
+		esac
+		((n >= 10)) || n=10
+		for d in 0 10 50 100 500 1000; do
+			for s in poll block; do
+				points+=("two $s poll $size $d $n")
+			done
+		done
+	done
+fi
+total=$((reps * ${#points[@]} * ${#values[@]}))
+csv=$out/pingpong.csv
+header=
+done_runs=0
+start=$(date +%s)
+for ((r = 1; r <= reps; r++)); do
+	order=("${values[@]}")
+	if ((${#values[@]} == 2 && r % 2 == 0)); then
+		order=("${values[1]}" "${values[0]}")
+	fi
+	for p in "${points[@]}"; do
+		read -r place s w size d n <<<"$p"
+		warm=$((n / 10))
+		((warm >= 2)) || warm=2
+		for k in "${order[@]}"; do
+			[[ $k == stock ]] || echo "$k" >"$knob"
+			tag=$fig-k$k-$place-$s-r0$w-s$size-d$d-rep$r
+			args=(-p "$place" -S "$s" --rank0-wait "$w" -s "$size" -D "$d"
+			      -n "$n" -w "$warm" -o "$out/samples/$tag.txt" -f csv)
+			res=$("$pp" "${args[@]}") || die "pingpong ${args[*]} failed"
+			if [[ -z $header ]]; then
+				header=$(head -n 1 <<<"$res")
+				echo "fig,rep,$header" >"$csv"
+			fi
+			[[ $(head -n 1 <<<"$res") == "$header" ]] || die "pingpong's CSV header changed"
+			row=$(tail -n 1 <<<"$res")
+			got=$(cut -d, -f2 <<<"$row")
+			want=$k
+			[[ $k == stock ]] && want=absent
+			[[ $got == "$want" ]] || die "pingpong ran with the knob at '$got', not $want"
+			echo "$fig,$r,$row" >>"$csv"
+			done_runs=$((done_runs + 1))
+			med=$(awk -F, -v h="$header" 'BEGIN { n = split(h, f, ","); for (i = 1; i <= n; i++) if (f[i] == "median_us") c = i }
+				{ print $c }' <<<"$row")
+			el=$(($(date +%s) - start))
+			printf 'bench-pingpong: %s %d/%d (%d left, %d guest s): knob %s, %s, rank 1 %s, rank 0 %s, %s B, %s us delay, rep %d: median %s us\n' \
+				"$fig" "$done_runs" "$total" $((total - done_runs)) "$el" "$k" "$place" "$s" "$w" "$size" "$d" "$r" "$med" >&2
+		done
+	done
+done
+echo "bench-pingpong: $fig done, $total runs in $(($(date +%s) - start)) s; $csv" >&2
