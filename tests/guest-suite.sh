@@ -101,6 +101,18 @@ if [[ -f ${SCY_MODULE:-} ]]; then
 	echo 1 >$S/reset
 	check "reset zeroes the counters" test "$(get yields)$(get effective)$(get ineffective)" = 000
 	check "reset refuses anything but 1" bash -c "! echo 2 >$S/reset"
+	# Exact counts with filter_pid (alone, against a hog, against another
+	# yielder, two threads), reset and filter_pid refused to uid 65534:
+	# userspace/yield-stats-test, at each knob value.
+	knobs=(keep)
+	[[ $SCY_PATCHED == 1 ]] && knobs=(0 1)
+	for k in "${knobs[@]}"; do
+		echo "# running yield-stats-test -n 500 -k $k"
+		"$SCY_BIN/yield-stats-test" -n 500 -k "$k" >"$SCY_RESULTS/yield-stats-test-$k.tap" 2>&1
+		rc=$?
+		sed 's/^/  /' "$SCY_RESULTS/yield-stats-test-$k.tap"
+		check "yield-stats-test -k $k passed (exit status $rc)" test $rc = 0
+	done
 	check "yield_stats unloads" rmmod yield_stats
 	stress-ng --yield 2 --timeout 30 >/dev/null 2>&1 &
 	sp=$!
