@@ -231,23 +231,26 @@ static void ys_yield(struct task_struct *p, bool compat)
 }
 
 /*
- * Effective yield of this CPU's pending yielder: put it in the wait table
- * until it runs again. False if the slot is taken.
+ * Effective yield of this CPU's pending yielder, switched out at @now: put
+ * it in the wait table until it runs again. False if the slot is taken.
  */
-static bool ys_park(struct ys_cpu *c)
+static bool ys_park(struct ys_cpu *c, u64 now)
 {
 	struct ys_wait *w = &ys_wait[c->pending.pid & (YS_WAIT_SLOTS - 1)];
 
 	if (atomic_cmpxchg(&w->pid, 0, YS_WAIT_BUSY) != 0)
 		return false;
 	w->gen = c->pending.gen;
-	w->time = local_clock();
+	w->time = now;
 	atomic_set_release(&w->pid, c->pending.pid);
 	return true;
 }
 
-/* @pid is switched in: if it waits after an effective yield, time it. */
-static void ys_unpark(struct ys_cpu *c, pid_t pid)
+/*
+ * @pid is switched in: if it waits after an effective yield, time it.
+ * @now is the time of the switch, 0 if not read yet.
+ */
+static void ys_unpark(struct ys_cpu *c, pid_t pid, u64 now)
 {
 	struct ys_wait *w = &ys_wait[pid & (YS_WAIT_SLOTS - 1)];
 	u64 time;
@@ -260,9 +263,11 @@ static void ys_unpark(struct ys_cpu *c, pid_t pid)
 	atomic_set_release(&w->pid, 0);
 	if (!ys_gen_valid(gen, ys_cur_gen()))
 		return;
+	if (!now)
+		now = local_clock();
 
 	u64_stats_update_begin(&c->syncp);
-	u64_stats_inc(&c->hist[ys_bucket(local_clock() - time)]);
+	u64_stats_inc(&c->hist[ys_bucket(now - time)]);
 	u64_stats_update_end(&c->syncp);
 }
 
@@ -290,6 +295,7 @@ static void ys_probe_sched_switch(void *data, bool preempt,
 				  unsigned int prev_state)
 {
 	struct ys_cpu *c = this_cpu_ptr(&ys_cpu);
+	u64 now = 0;	/* the clock is read once, and only if needed */
 
 	if (unlikely(c->pending.pid)) {
 		if (c->pending.pid != prev->pid) {
@@ -297,13 +303,14 @@ static void ys_probe_sched_switch(void *data, bool preempt,
 		} else if (prev_state != TASK_RUNNING || !ys_in_yield(prev)) {
 			ys_resolve(c, YS_INEFFECTIVE);
 		} else {
-			if (!ys_park(c))
+			now = local_clock();
+			if (!ys_park(c, now))
 				ys_count(c, YS_LOST, c->pending.gen);
 			ys_resolve(c, YS_EFFECTIVE);
 		}
 	}
 	if (next->pid)
-		ys_unpark(c, next->pid);
+		ys_unpark(c, next->pid, now);
 }
 
 static void ys_probe_yield_fair(void *data, struct task_struct *p,
