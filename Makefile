@@ -15,7 +15,8 @@ RESULTS  ?= $(CURDIR)/results
 export KVER PATCHED DURATION RESULTS
 
 .PHONY: all deps userspace selftests module kernel vm-test shell demo check \
-	checkpatch bench-share bench-mpi bench-cost bench-knoboff clean help
+	checkpatch bench-share bench-mpi bench-cost bench-knoboff bench-module \
+	clean help
 
 all: userspace selftests
 
@@ -72,6 +73,13 @@ bench-cost: deps
 # Knob-0 cost against the stock kernel: alternating stock/patched boots.
 bench-knoboff: deps
 	@SCY_ICOUNT=$(ICOUNT) DURATION=$(cost_duration) bash vm/bench-knoboff.sh $(KVER)
+
+# What the yield_stats module costs: yield-cost with the module off and on,
+# alternating in one boot, instruction counts (ICOUNT as for bench-cost).
+# REPS runs per phase (default 3), ROUNDS on-phases (default 2).
+bench-module: deps
+	@SCY_ICOUNT=$(ICOUNT) DURATION=$(cost_duration) REPS=$${REPS:-3} \
+		bash vm/bench.sh module $(KVER) $(PATCHED)
 
 checkpatch: deps
 	@bash vm/checkpatch.sh
