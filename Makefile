@@ -15,7 +15,7 @@ RESULTS  ?= $(CURDIR)/results
 export KVER PATCHED DURATION RESULTS
 
 .PHONY: all deps userspace selftests module kernel vm-test shell demo check check-debug \
-	checkpatch bench-share bench-mpi bench-cost bench-knoboff \
+	checkpatch bench-share bench-mpi bench-cost bench-knoboff bench-module \
 	bench-pingpong bench-pingpong-all clean help
 
 all: userspace selftests
@@ -89,6 +89,13 @@ bench-pingpong: deps
 		$(if $(filter all,$(KVER)),all,$(KVER) $(PATCHED))
 bench-pingpong-all: deps
 	@ICOUNT=$(ICOUNT) ICOUNT7=$(ICOUNT7) bash vm/bench-pingpong.sh all
+
+# What the yield_stats module costs: yield-cost with the module off and on,
+# alternating in one boot, instruction counts (ICOUNT as for bench-cost).
+# REPS runs per phase (default 3), ROUNDS on-phases (default 2).
+bench-module: deps
+	@SCY_ICOUNT=$(ICOUNT) DURATION=$(cost_duration) REPS=$${REPS:-3} \
+		bash vm/bench.sh module $(KVER) $(PATCHED)
 
 checkpatch: deps
 	@bash vm/checkpatch.sh

@@ -7,8 +7,9 @@
  * (another task ran before the yielder ran again) or ineffective (the
  * yielder was picked again with nothing in between), how many were turned
  * into a compat yield by sched_compat_yield, and a log2 histogram of the
- * time from an effective yield until the yielder runs again. Works on
- * kernels with and without the sched_yield_fair tracepoint.
+ * time from the switch away from the yielder at an effective yield until
+ * the yielder runs again. Works on kernels with and without the
+ * sched_yield_fair tracepoint.
  *
  * Sources (tracepoints found by name, probes attached at load time):
  *
@@ -17,40 +18,59 @@
  *                     yield() and yield_to() of fair tasks.
  *   sys_enter         other kernels: native sched_yield() syscalls of tasks
  *                     with a fair policy (sched_class is not exported).
- *   sys_exit          sched_yield() returns: the yielder runs again.
+ *   sys_exit          other kernels only: sched_yield() returns, the
+ *                     yielder runs again.
  *   sched_switch      who ran after whom.
+ *
+ * The syscall tracepoints put every system call of every task on the slow
+ * path (SYSCALL_WORK_SYSCALL_TRACEPOINT): a getppid() loop was measured
+ * 25% slower in instructions with them. Where sched_yield_fair exists the
+ * module does without them, and sched_switch tells by the system call the
+ * yielder is in whether a switch belongs to its yield.
  *
  * Tracking scheme. At a yield the yielder is current on its CPU, and it can
  * leave that CPU only through a context switch, so the yield is recorded in
- * a per-CPU pending slot {pid, time}. The next of these events on that CPU
- * decides its outcome:
+ * a per-CPU pending slot {pid, generation}. The next of these events on
+ * that CPU decides its outcome:
  *
- *   sched_switch with prev == yielder, prev runnable
+ *   sched_switch with prev == yielder, prev runnable, in sched_yield()
  *	effective: the yield (or a preemption right before it) handed the
- *	CPU to another task. The yield moves to the wait table.
- *   sched_switch with prev == yielder, prev blocking
- *	ineffective: the yielder ran on until it blocked.
- *   sys_exit of sched_yield() by the yielder
- *	ineffective: schedule() picked it again (__schedule() traces no
- *	switch when prev == next).
+ *	CPU to another task. The yield moves to the wait table. A kernel
+ *	thread (in-kernel yield()) is taken to be in its yield.
+ *   sched_switch with prev == yielder, prev blocking or in user mode or
+ *   in another system call
+ *	ineffective: schedule() picked the yielder again (__schedule()
+ *	traces no switch when prev == next) and it ran on.
+ *   sys_exit of sched_yield() by the yielder (kernels without
+ *   sched_yield_fair)
+ *	ineffective, at once.
  *   another yield by the yielder
- *	the previous one was ineffective (in-kernel yield() loops, or kernels
- *	without sys_exit).
+ *	the previous one was ineffective.
+ *   a read of the counters by the yielder itself
+ *	ineffective: the reader is running, outside sched_yield().
  *   sched_switch with another prev
  *	the slot is stale: lost.
  *
+ * So on kernels with sched_yield_fair an ineffective yield stays in flight
+ * until its task is next switched out, yields again or reads the counters:
+ * at most one yield per CPU, the last one of the task running there.
+ *
  * The wait table holds effective yields until the yielder is switched in
  * again, on any CPU: a fixed array indexed by pid modulo its size. An entry
- * is claimed with cmpxchg (0 -> busy), filled, and published with a release
- * store of the pid; the switch-in of that pid reads it with an acquire load,
- * adds (now - time) to the histogram of the CPU that switches it in, and
- * frees it. A yield whose entry is taken by another pid is counted as
- * effective and as lost, without a time.
+ * is claimed with cmpxchg (0 -> busy), filled with the time of the switch
+ * away from the yielder, and published with a release store of the pid;
+ * the switch-in of that pid reads it with an acquire load, adds
+ * (now - time) to the histogram of the CPU that switches it in, and frees
+ * it. The clock is read only there, not at every yield. A yield whose
+ * entry is taken by another pid is counted as effective and as lost,
+ * without a time.
  *
  * Hot path: the probes run with preemption disabled, touch only this CPU's
  * counters (u64_stats) and pending slot, and the wait table with atomics:
- * no locks. Timestamps are local_clock(); a switch-in on another CPU may see
- * a slightly negative delta, which counts as 0.
+ * no locks. A reader resolves only its own CPU's slot, with preemption
+ * disabled: no probe can run there meanwhile (none fires in interrupts).
+ * Timestamps are local_clock(); a switch-in on another CPU may see a
+ * slightly negative delta, which counts as 0.
  *
  * Reset keeps the per-CPU counters (only their CPU writes them) and takes a
  * per-CPU baseline that readers subtract. Yields in flight at a reset must
@@ -87,6 +107,9 @@
 #include <linux/u64_stats_sync.h>
 #include <linux/unistd.h>
 #include <asm/syscall.h>
+#ifdef CONFIG_IA32_EMULATION
+#include <asm/ia32_unistd.h>
+#endif
 
 enum ys_counter {
 	YS_YIELDS,
@@ -113,7 +136,6 @@ static const char * const ys_counter_names[YS_NR_COUNTERS] = {
 struct ys_pending {
 	pid_t pid;		/* 0: empty */
 	u32 gen;
-	u64 time;
 };
 
 struct ys_cpu {
@@ -199,7 +221,6 @@ static void ys_yield(struct task_struct *p, bool compat)
 			   YS_INEFFECTIVE : YS_LOST);
 
 	c->pending.gen = ys_cur_gen();
-	c->pending.time = local_clock();
 	c->pending.pid = p->pid;
 
 	u64_stats_update_begin(&c->syncp);
@@ -210,23 +231,26 @@ static void ys_yield(struct task_struct *p, bool compat)
 }
 
 /*
- * Effective yield of this CPU's pending yielder: put it in the wait table
- * until it runs again. False if the slot is taken.
+ * Effective yield of this CPU's pending yielder, switched out at @now: put
+ * it in the wait table until it runs again. False if the slot is taken.
  */
-static bool ys_park(struct ys_cpu *c)
+static bool ys_park(struct ys_cpu *c, u64 now)
 {
 	struct ys_wait *w = &ys_wait[c->pending.pid & (YS_WAIT_SLOTS - 1)];
 
 	if (atomic_cmpxchg(&w->pid, 0, YS_WAIT_BUSY) != 0)
 		return false;
 	w->gen = c->pending.gen;
-	w->time = c->pending.time;
+	w->time = now;
 	atomic_set_release(&w->pid, c->pending.pid);
 	return true;
 }
 
-/* @pid is switched in: if it waits after an effective yield, time it. */
-static void ys_unpark(struct ys_cpu *c, pid_t pid)
+/*
+ * @pid is switched in: if it waits after an effective yield, time it.
+ * @now is the time of the switch, 0 if not read yet.
+ */
+static void ys_unpark(struct ys_cpu *c, pid_t pid, u64 now)
 {
 	struct ys_wait *w = &ys_wait[pid & (YS_WAIT_SLOTS - 1)];
 	u64 time;
@@ -239,10 +263,30 @@ static void ys_unpark(struct ys_cpu *c, pid_t pid)
 	atomic_set_release(&w->pid, 0);
 	if (!ys_gen_valid(gen, ys_cur_gen()))
 		return;
+	if (!now)
+		now = local_clock();
 
 	u64_stats_update_begin(&c->syncp);
-	u64_stats_inc(&c->hist[ys_bucket(local_clock() - time)]);
+	u64_stats_inc(&c->hist[ys_bucket(now - time)]);
 	u64_stats_update_end(&c->syncp);
+}
+
+/* Is the current task's system call @nr sched_yield()? */
+static bool ys_is_sched_yield(long nr)
+{
+#ifdef __NR_ia32_sched_yield
+	if (in_compat_syscall())
+		return nr == __NR_ia32_sched_yield;
+#endif
+	return nr == __NR_sched_yield && !in_compat_syscall();
+}
+
+/* Is @prev, current and switched out runnable, in a yield? */
+static bool ys_in_yield(struct task_struct *prev)
+{
+	if (prev->flags & PF_KTHREAD)
+		return true;
+	return ys_is_sched_yield(syscall_get_nr(prev, task_pt_regs(prev)));
 }
 
 static void ys_probe_sched_switch(void *data, bool preempt,
@@ -251,20 +295,22 @@ static void ys_probe_sched_switch(void *data, bool preempt,
 				  unsigned int prev_state)
 {
 	struct ys_cpu *c = this_cpu_ptr(&ys_cpu);
+	u64 now = 0;	/* the clock is read once, and only if needed */
 
 	if (unlikely(c->pending.pid)) {
 		if (c->pending.pid != prev->pid) {
 			ys_resolve(c, YS_LOST);
-		} else if (prev_state != TASK_RUNNING) {
+		} else if (prev_state != TASK_RUNNING || !ys_in_yield(prev)) {
 			ys_resolve(c, YS_INEFFECTIVE);
 		} else {
-			if (!ys_park(c))
+			now = local_clock();
+			if (!ys_park(c, now))
 				ys_count(c, YS_LOST, c->pending.gen);
 			ys_resolve(c, YS_EFFECTIVE);
 		}
 	}
 	if (next->pid)
-		ys_unpark(c, next->pid);
+		ys_unpark(c, next->pid, now);
 }
 
 static void ys_probe_yield_fair(void *data, struct task_struct *p,
@@ -274,16 +320,11 @@ static void ys_probe_yield_fair(void *data, struct task_struct *p,
 	ys_yield(p, compat);
 }
 
-static bool ys_is_sched_yield(long nr)
-{
-	return nr == __NR_sched_yield && !in_compat_syscall();
-}
-
 static void ys_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	unsigned int policy = READ_ONCE(current->policy);
 
-	if (!ys_is_sched_yield(id))
+	if (id != __NR_sched_yield || in_compat_syscall())
 		return;
 	if (policy != SCHED_NORMAL && policy != SCHED_BATCH &&
 	    policy != SCHED_IDLE)
@@ -362,9 +403,14 @@ static int ys_register_all(void)
 		return -ENODEV;
 	}
 	ys_compat_available = !!ys_tps[YS_TP_YIELD_FAIR].tp;
-	/* Count yields at one source only. */
-	if (ys_compat_available)
+	/*
+	 * Count yields at one source only, and keep the system calls off the
+	 * slow path where the switches tell the outcome.
+	 */
+	if (ys_compat_available) {
 		ys_tps[YS_TP_SYS_ENTER].tp = NULL;
+		ys_tps[YS_TP_SYS_EXIT].tp = NULL;
+	}
 	if (!ys_tps[YS_TP_YIELD_FAIR].tp && !ys_tps[YS_TP_SYS_ENTER].tp) {
 		pr_err("neither sched_yield_fair nor sys_enter tracepoint\n");
 		return -ENODEV;
@@ -387,7 +433,7 @@ static int ys_register_all(void)
 	pr_info("yields from %s, compat %savailable, sys_exit %s\n",
 		ys_compat_available ? "sched_yield_fair" : "sys_enter",
 		ys_compat_available ? "" : "not ",
-		ys_tps[YS_TP_SYS_EXIT].tp ? "used" : "missing");
+		ys_tps[YS_TP_SYS_EXIT].tp ? "used" : "not used");
 	return 0;
 }
 
@@ -414,10 +460,27 @@ static void ys_add_cpu(int cpu, struct ys_counts *sum)
 		sum->hist[i] += h[i] - base->hist[i];
 }
 
+/*
+ * A pending yield of the reader itself was ineffective: the reader runs,
+ * in another system call. Resolve it, so that a task that reads its own
+ * counts sees all of its yields resolved.
+ */
+static void ys_resolve_reader(void)
+{
+	struct ys_cpu *c;
+
+	preempt_disable();
+	c = this_cpu_ptr(&ys_cpu);
+	if (c->pending.pid && c->pending.pid == current->pid)
+		ys_resolve(c, YS_INEFFECTIVE);
+	preempt_enable();
+}
+
 static void ys_read_total(struct ys_counts *sum)
 {
 	int cpu;
 
+	ys_resolve_reader();
 	memset(sum, 0, sizeof(*sum));
 	mutex_lock(&ys_lock);
 	for_each_possible_cpu(cpu)
@@ -545,6 +608,7 @@ static int ys_percpu_show(struct seq_file *m, void *v)
 	struct ys_counts sum;
 	int cpu, i;
 
+	ys_resolve_reader();
 	mutex_lock(&ys_lock);
 	for_each_possible_cpu(cpu) {
 		memset(&sum, 0, sizeof(sum));

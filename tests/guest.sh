@@ -26,7 +26,8 @@ append=
 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "${SCY_GUEST_TIMEOUT:-1500}" \
 	--append "$append" \
 	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_PATCHED="$patched" SCY_MODULE="$mod/yield_stats.ko" \
-	SCY_SHARE_DURATION="${SCY_SHARE_DURATION:-4}" bash tests/guest-suite.sh || rc=$?
+	SCY_SHARE_DURATION="${SCY_SHARE_DURATION:-4}" SCY_MODULE_CYCLES="${SCY_MODULE_CYCLES:-100}" \
+	bash tests/guest-suite.sh || rc=$?
 cat "$out/job.log" 2>/dev/null || true
 echo "# accelerator: $(cat "$out/accel" 2>/dev/null); results in $out"
 if [[ -s $out/dmesg-problems.txt ]]; then

@@ -3,8 +3,9 @@
 #
 # Host-side checks: the series against its single sources of truth (root
 # Kconfig, sysfs-abi/), patch hygiene, that the series applies to Debian's
-# trees with patch(1) and git apply, the repo's own hygiene, and that the
-# tools build without warnings and reject bad input. TAP output.
+# trees with patch(1) and git apply, the repo's own hygiene, that the
+# tools build without warnings and reject bad input, and that the module
+# builds against Debian's linux-headers and with DKMS. TAP output.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . vm/lib.sh
@@ -149,4 +150,51 @@ for st in poll yield block adaptive sleep; do
 done
 out=$("$pp" -S yield --rank0-wait same -p one -n 200 -w 20 -D 0 -f kv 2>&1)
 check "pingpong --rank0-wait same: rank 0 waits with yield" grep -q 'rank0_wait=yield' <<<"$out"
+# The module against Debian's installed linux-headers (vm/deps.sh installs
+# linux-headers-amd64 and dkms): a W=1 build, then DKMS add, build, install
+# and remove with module/dkms.conf, all in private trees under $tmp
+# (--no-depmod, signing key in $tmp): the system is left as it was.
+hdrs=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
+if [[ -n $hdrs && -f $hdrs/Makefile ]]; then
+	krel=${hdrs#/usr/src/linux-headers-}
+	d=$tmp/module-debian
+	mkdir -p "$d"
+	cp module/Kbuild module/Makefile module/yield_stats.c "$d/"
+	if out=$(make -s -C "$d" KDIR="$hdrs" W=1 2>&1) && [[ -f $d/yield_stats.ko ]]; then
+		warn=$(grep 'warning:' <<<"$out")
+		check "module builds against Debian's linux-headers-$krel with W=1 and no warnings${warn:+: $warn}" \
+			test -z "$warn"
+	else
+		not_ok "module builds against Debian's linux-headers-$krel: $out"
+	fi
+	name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' module/dkms.conf)
+	ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' module/dkms.conf)
+	if command -v dkms >/dev/null 2>&1 && [[ -n $name && -n $ver ]]; then
+		src=$tmp/dkms-src/$name-$ver
+		mkdir -p "$src" "$tmp/dkms-tree" "$tmp/dkms-inst/$krel"
+		cp module/Kbuild module/Makefile module/yield_stats.c module/dkms.conf "$src/"
+		dopts=(-m "$name" -v "$ver" --dkmstree "$tmp/dkms-tree" --sourcetree "$tmp/dkms-src"
+			--installtree "$tmp/dkms-inst" --no-depmod)
+		dlog=$tmp/dkms.log
+		for step in add build install; do
+			k=()
+			[[ $step == add ]] || k=(-k "$krel")
+			if ! mok_signing_key=$tmp/mok.key mok_certificate=$tmp/mok.pub \
+				dkms "$step" "${dopts[@]}" "${k[@]}" >>"$dlog" 2>&1; then
+				echo "# dkms $step failed:"
+				tail -n 20 "$dlog" | sed 's/^/#   /'
+				break
+			fi
+		done
+		check "dkms add, build and install $name/$ver for $krel with module/dkms.conf" \
+			test -f "$tmp/dkms-inst/$krel/updates/dkms/yield_stats.ko"
+		dkms remove "${dopts[@]}" --all >>"$dlog" 2>&1
+		check "dkms remove $name/$ver leaves no module behind" \
+			test -z "$(find "$tmp/dkms-tree" "$tmp/dkms-inst" -name 'yield_stats*.ko*')"
+	else
+		not_ok "dkms is installed and module/dkms.conf names the package (run make deps)"
+	fi
+else
+	not_ok "Debian's linux-headers-amd64 is installed (run make deps)"
+fi
 echo "1..$n"

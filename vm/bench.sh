@@ -1,16 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh share|mpi|cost KVER PATCHED: boot that kernel (PATCHED=0: Debian's
+# bench.sh share|mpi|cost|module KVER PATCHED: boot that kernel (PATCHED=0: Debian's
 # stock source) and run one benchmark in the guest, side by side at knob 0
 # and 1 when the kernel has the knob. Results in results/bench-WHAT-KVER-FLAVOR/.
 #   share: compat_yield_share, DURATION s per run (table, CSV, PNG)
 #   mpi:   Open MPI ping-pong, 2 ranks on one CPU, 50 us straggler (REPS runs)
 #   cost:  yield-cost, 2 vs 100 vs 1000 runnable tasks, loop throughput
+#   module: yield-cost with the yield_stats module not loaded and loaded,
+#          alternating in one boot (ROUNDS on-phases, REPS runs per phase)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-what=${1:?usage: bench.sh share|mpi|cost KVER PATCHED}
+what=${1:?usage: bench.sh share|mpi|cost|module KVER PATCHED}
 kver=${2:-6.12}
 patched=${3:-1}
 RESULTS=${RESULTS:-$SCY_REPO/results}
@@ -32,7 +34,17 @@ mpi)
 cost)
 	cmd="SCY_BIN='$bin' bash userspace/bench-cost.sh -r $reps -d ${DURATION:-2} -o \$SCY_RESULTS/cost.csv"
 	tmo=$(( reps * 200 + 300 )) ;;
-*) die "bench.sh: unknown benchmark '$what' (share, mpi or cost)" ;;
+module)
+	# yield_stats.ko for this kernel, built as tests/guest.sh does
+	mod=$out/module
+	rm -rf "$mod"
+	mkdir -p "$mod"
+	cp "$SCY_REPO"/module/{Kbuild,Makefile,yield_stats.c} "$mod/"
+	make -s -C "$mod" KDIR="$kdir/kdir" W=1 >&2
+	rounds=${ROUNDS:-2}
+	cmd="SCY_BIN='$bin' bash userspace/bench-module.sh -m '$mod/yield_stats.ko' -R $rounds -r $reps -d ${DURATION:-1} -o \$SCY_RESULTS/module.csv"
+	tmo=$(( (2 * rounds + 1) * reps * 4 * 30 + 300 )) ;;
+*) die "bench.sh: unknown benchmark '$what' (share, mpi, cost or module)" ;;
 esac
 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "$tmo" -- bash -c "$cmd"
 cat "$out/job.log"

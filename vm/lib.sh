@@ -33,6 +33,8 @@ SCY_PACKAGES=(
 	libopenmpi-dev:mpicc
 	linux-source-6.1:/usr/src/linux-source-6.1.tar.xz
 	linux-source-6.12:/usr/src/linux-source-6.12.tar.xz
+	linux-headers-amd64:/usr/share/doc/linux-headers-amd64
+	dkms:dkms
 )
 
 # ensure_deps: install whatever of SCY_PACKAGES is missing, saying what.

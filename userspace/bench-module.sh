@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-module.sh -m MODULE.ko [-R ROUNDS] [-r REPS] [-d SECONDS] [-o CSV]
+#
+# What the yield_stats module costs the tasks it watches: the loop cost of
+# sched_yield() and of getppid() (yield-cost -m yield|getppid), with 1 task
+# and with 2 tasks on one CPU, with the module not loaded and loaded, in one
+# boot. The phases alternate, not loaded first and last:
+#   off, on, off, on, ..., off    (ROUNDS on-phases, default 2)
+# and each phase runs every configuration REPS times (default 3) for
+# SECONDS each (default 1), so drift hits both states alike. The knob
+# sched_compat_yield, when the kernel has it, is 0 for every run.
+#
+# Prints one CSV row per run (also written to CSV):
+#   kernel,state,phase,test,run,ns_per_call
+# then per test the medians with the module off and on, min-max, and the
+# ratio on/off. In each on-phase the module must count the yields (its
+# yields counter grows), or the script fails: an unloaded or idle module
+# would measure nothing.
+# Run as root (in a guest: make bench-module KVER=.., vm/bench.sh module).
+# yield-cost is taken from $SCY_BIN (default: this script's directory).
+set -euo pipefail
+rounds=2 reps=3 dur=1 out=/dev/null mod=
+usage() {
+	echo "usage: bench-module.sh -m MODULE.ko [-R ROUNDS] [-r REPS] [-d SECONDS] [-o CSV]" >&2
+	exit 2
+}
+die() {
+	echo "bench-module.sh: $*" >&2
+	exit 1
+}
+while getopts "m:R:r:d:o:h" o; do
+	case $o in
+	m) mod=$OPTARG ;;
+	R) rounds=$OPTARG ;;
+	r) reps=$OPTARG ;;
+	d) dur=$OPTARG ;;
+	o) out=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+(($# == 0)) || usage
+[[ -n $mod ]] || { echo "bench-module.sh: -m MODULE.ko is required" >&2; usage; }
+[[ -f $mod ]] || die "-m: no module file '$mod'"
+for v in "-R:$rounds" "-r:$reps"; do
+	[[ ${v#*:} =~ ^[1-9][0-9]*$ ]] ||
+		{ echo "bench-module.sh: ${v%%:*}: '${v#*:}' is not a positive integer" >&2; usage; }
+done
+[[ $dur =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ && ! $dur =~ ^[0.]+$ ]] ||
+	{ echo "bench-module.sh: -d: '$dur' is not a positive number of seconds" >&2; usage; }
+
+bin=${SCY_BIN:-$(dirname "$0")}
+yc=$bin/yield-cost
+[[ -x $yc ]] || die "$yc not built (make -C userspace)"
+[[ $(id -u) == 0 ]] || die "run as root: the module is loaded and unloaded"
+S=/sys/kernel/yield_stats
+[[ ! -e $S ]] || die "yield_stats is loaded already: rmmod yield_stats first"
+knob=()
+[[ -e /sys/kernel/sched_compat_yield ]] && knob=(-k 0)
+trap '[[ -e $S ]] && rmmod yield_stats' EXIT
+
+tests=(yield:1 yield:2 getppid:1 getppid:2)
+header=kernel,state,phase,test,run,ns_per_call
+echo "$header" | tee "$out"
+rows=
+for ((p = 1; p <= 2 * rounds + 1; p++)); do
+	state=off
+	((p % 2)) || state=on
+	if [[ $state == on ]]; then
+		insmod "$mod" || die "insmod $mod failed"
+		y0=$(<"$S/yields")
+	fi
+	for t in "${tests[@]}"; do
+		m=${t%:*} n=${t#*:}
+		csv=$("$yc" "${knob[@]}" -m "$m" -n "$n" -d "$dur" -r "$reps" -f csv) ||
+			die "yield-cost -m $m -n $n failed"
+		while IFS=, read -r kernel _ _ _ _ _ run _ _ _ ns; do
+			row="$kernel,$state,$p,$m-n$n,$run,$ns"
+			echo "$row" | tee -a "$out"
+			rows+=$row$'\n'
+		done <<<"$(tail -n +2 <<<"$csv")"
+	done
+	if [[ $state == on ]]; then
+		y1=$(<"$S/yields")
+		((y1 > y0)) || die "phase $p: the module counted no yield ($y0 -> $y1)"
+		echo "# phase $p: the module counted $((y1 - y0)) yields" >&2
+		rmmod yield_stats || die "rmmod yield_stats failed"
+	fi
+done
+
+echo
+printf '%s' "$rows" | awk -F, -v rounds="$rounds" -v reps="$reps" -v dur="$dur" '
+function med(s,    a, n, i, j, x) {
+	n = split(s, a, " ")
+	for (i = 2; i <= n; i++) {
+		x = a[i] + 0
+		for (j = i - 1; j >= 1 && a[j] + 0 > x; j--)
+			a[j + 1] = a[j]
+		a[j + 1] = x
+	}
+	lo = a[1]; hi = a[n]
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+{
+	kernel = $1
+	v[$4 "," $2] = v[$4 "," $2] " " $6
+	if (!($4 in seen)) { seen[$4] = 1; t[++nt] = $4 }
+}
+END {
+	printf "yield_stats module overhead, kernel %s: ns per call, medians (min-max)\n", kernel
+	printf "%d on-phases between %d off-phases, %d runs of %s s per test and phase\n",
+		rounds, rounds + 1, reps, dur
+	printf "%-10s %24s %24s %8s\n", "test", "module off", "module on", "on/off"
+	for (i = 1; i <= nt; i++) {
+		off = med(v[t[i] ",off"]); ol = lo; oh = hi
+		on = med(v[t[i] ",on"]); nl = lo; nh = hi
+		printf "%-10s %8.1f (%6.1f-%6.1f) %8.1f (%6.1f-%6.1f) %8.4f\n",
+			t[i], off, ol, oh, on, nl, nh, on / off
+	}
+}'
