@@ -12,8 +12,10 @@
 # the module load/unload cycles (below). After the test guests: the
 # starvation checks (one-CPU guests under -icount) and the debug guests
 # (KASAN, lockdep, ...: selftests, knob fuzzing and a stress of
-# SCY_STRESS_SECONDS, 60 here; `make check-debug` runs 300).
-# SCY_CHECK_STAGES="host guest starve debug" selects stage groups.
+# SCY_STRESS_SECONDS) run with `make check-debug` (300 s of stress), or
+# here with SCY_CHECK_STAGES="host guest starve debug" (60 s): they are not
+# in the default set yet, because a debug guest takes about 15 minutes on
+# this 2-core host. SCY_CHECK_STAGES selects the stage groups.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . vm/lib.sh
@@ -57,7 +59,7 @@ stage() {
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 }
 
-stages=${SCY_CHECK_STAGES:-host guest starve debug}
+stages=${SCY_CHECK_STAGES:-host guest starve}
 want() { [[ " $stages " == *" $1 "* ]]; }
 export SCY_STRESS_SECONDS=${SCY_STRESS_SECONDS:-60}
 
