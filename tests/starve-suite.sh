@@ -10,7 +10,8 @@
 #   probe:    a task that never yields, sharing the CPU with 3 yielders,
 #             never waits longer than one scheduling period (6.1: the
 #             latency sysctl; 6.12: base slice x runnable tasks; at least
-#             one tick).
+#             one tick). Checked at knob 1 only: at knob 0 the yield is the
+#             stock one, and stock 6.1 fails it (reported).
 set -u
 : "${SCY_BIN:?}" "${SCY_KVER:?}" "${SCY_STARVE_SECONDS:=2}"
 S=$SCY_BIN/tests/starve
@@ -56,8 +57,14 @@ for k in 1 0; do
 	check "knob $k: the sleepers made progress" test "$(field all_progressed "$r")" = 1
 	r=$("$S" probe -n 3 -d "$D" -c 0)
 	echo "# knob $k: $r"
-	check "knob $k: a non-yielding task waits at most one period behind 3 yielders ($(field max_gap_ms "$r") <= $period_ms ms)" \
-		ge "$period_ms" "$(field max_gap_ms "$r")"
+	if [[ $k == 1 ]]; then
+		check "knob 1: a non-yielding task waits at most one period behind 3 yielders ($(field max_gap_ms "$r") <= $period_ms ms)" \
+			ge "$period_ms" "$(field max_gap_ms "$r")"
+	else
+		# The default yield is the stock kernel's: on 6.1 the yielders
+		# keep their fair share and the probe waits several slices.
+		echo "# knob 0 (stock yield, not checked): the probe got $(field share0 "$r") of the CPU, waited at most $(field max_gap_ms "$r") ms"
+	fi
 	check "knob $k: the yielders made progress" test "$(field all_progressed "$r")" = 1
 done
 echo "1..$n"
