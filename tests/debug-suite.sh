@@ -22,14 +22,7 @@ set -u
 ST=$SCY_BIN/selftests
 TT=$SCY_BIN/tests
 knob=/sys/kernel/sched_compat_yield
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() {
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 
 echo "# debug guest: kernel $(uname -r), $(nproc) CPUs, $(cut -d' ' -f1 /proc/uptime) s up"
 config=$(zcat /proc/config.gz 2>/dev/null)

@@ -8,15 +8,7 @@
 set -u
 : "${SCY_BIN:?}" "${SCY_KVER:?}" "${SCY_PATCHED:=1}" "${SCY_SHARE_DURATION:=4}"
 ST=$SCY_BIN/selftests
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-check() {
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 
 echo "# guest: kernel $(uname -r), $(nproc) CPUs, $(cut -d' ' -f1 /proc/uptime) s up"
 config=$(zcat /proc/config.gz 2>/dev/null)

@@ -17,14 +17,7 @@ set -u
 S=$SCY_BIN/tests/starve
 knob=/sys/kernel/sched_compat_yield
 D=$SCY_STARVE_SECONDS
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() {
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
 
