@@ -56,6 +56,17 @@ long parse_long(const char *opt, const char *s, long min, long max)
 	return v;
 }
 
+int parse_knob(const char *s)
+{
+	if (!strcmp(s, "0"))
+		return 0;
+	if (!strcmp(s, "1"))
+		return 1;
+	if (strcmp(s, "keep"))
+		usage_error("-k: '%s' is not 0, 1 or keep", s);
+	return -1;
+}
+
 double parse_duration(const char *s)
 {
 	char *end;

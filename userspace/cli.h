@@ -22,6 +22,9 @@ usage_error(const char *fmt, ...);
  */
 long parse_long(const char *opt, const char *s, long min, long max);
 
+/* Parse the -k knob value: 0 or 1, or -1 for "keep"; else a usage error. */
+int parse_knob(const char *s);
+
 /* Parse the -d duration: seconds, > 0 and <= 1e6, else a usage error. */
 double parse_duration(const char *s);
 

@@ -660,15 +660,7 @@ int main(int argc, char **argv)
 					    optarg);
 			break;
 		case 'k':
-			if (!strcmp(optarg, "0"))
-				want_knob = 0;
-			else if (!strcmp(optarg, "1"))
-				want_knob = 1;
-			else if (!strcmp(optarg, "keep"))
-				want_knob = -1;
-			else
-				usage_error("-k: '%s' is not 0, 1 or keep",
-					    optarg);
+			want_knob = parse_knob(optarg);
 			break;
 		case 'h':
 			usage(stdout);
