@@ -45,20 +45,7 @@ static void usage(void)
 	exit(2);
 }
 
-static long number(const char *opt, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, "%s: %s: '%s' is not a number in %ld..%ld\n",
-			prog, opt, s, min, max);
-		usage();
-	}
-	return v;
-}
+#include "number.h"
 
 /* The knob's value through @path: 0 or 1, or -1 after printing why. */
 static int read_knob(const char *path)

@@ -56,20 +56,7 @@ static void usage(void)
 	exit(2);
 }
 
-static long number(const char *opt, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, "%s: %s: '%s' is not a number in %ld..%ld\n",
-			prog, opt, s, min, max);
-		usage();
-	}
-	return v;
-}
+#include "number.h"
 
 static double clock_s(clockid_t id)
 {
