@@ -35,6 +35,7 @@ SCY_PACKAGES=(
 	linux-source-6.12:/usr/src/linux-source-6.12.tar.xz
 	linux-headers-amd64:/usr/share/doc/linux-headers-amd64
 	dkms:dkms
+	linux-perf:perf
 )
 
 # ensure_deps: install whatever of SCY_PACKAGES is missing, saying what.
