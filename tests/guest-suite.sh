@@ -165,6 +165,11 @@ else
 	not_ok "userspace/pingpong was not built"
 fi
 
+# The trace-cmd recipe of Documentation/tracing.md, as written there.
+if [[ $SCY_PATCHED == 1 && -e $knob ]]; then
+	. "$(dirname "${BASH_SOURCE[0]}")/guest-tracing.sh"
+fi
+
 # kselftests
 for t in compat_yield_abi compat_yield_share; do
 	if [[ ! -x $ST/$t ]]; then

@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sourced by tests/guest-suite.sh in patched guests: runs the trace-cmd
+# recipe of Documentation/tracing.md as written there (the yielder and the
+# hog in two sessions, trace-cmd record of sched_yield_fair and
+# sched_switch) and checks what the page says the report shows:
+#   knob 1: every yield traced with compat=1 level=1 (the yielder is alone
+#           in its autogroup, so its group's entity yields), its vruntime
+#           never moved backwards, and nearly every one followed on its CPU by a
+#           switch away from the still runnable yielder (effective);
+#   knob 0: only compat=0 level=-1 events.
+# Uses check/ok/not_ok/skip of tests/tap.sh and $knob, $SCY_BIN,
+# $SCY_RESULTS of the suite.
+
+# trace_report KNOB OUT: record the recipe's run at KNOB, report into OUT
+trace_report() {
+	local dat=/tmp/yield-$1.dat
+	echo "$1" >$knob
+	trace-cmd record -e sched:sched_yield_fair -e sched:sched_switch \
+		-o "$dat" "$SCY_BIN/yield-share" -d 2 -n 1 -p session -k keep \
+		>"$2.record" 2>&1 &&
+		trace-cmd report -i "$dat" >"$2" 2>"$2.err"
+	local rc=$?
+	rm -f "$dat"
+	return $rc
+}
+
+if ! command -v trace-cmd >/dev/null; then
+	skip "Documentation/tracing.md recipe" "trace-cmd is not installed"
+else
+	prior_knob=$(cat $knob)
+	prior_ag=$(cat /proc/sys/kernel/sched_autogroup_enabled)
+	echo 1 >/proc/sys/kernel/sched_autogroup_enabled
+	R1=$SCY_RESULTS/tracing-knob1.txt R0=$SCY_RESULTS/tracing-knob0.txt
+	check "tracing.md recipe at knob 1: trace-cmd record and report succeed" trace_report 1 "$R1"
+	# Per CPU, the event after each compat yield: a switch away from the
+	# yielder, which stays runnable (state R)?
+	# (the guest has no /dev/fd: no process substitution)
+	res=$(awk '
+		{
+			if (!match($0, /\[[0-9]+\]/))
+				next
+			cpu = substr($0, RSTART, RLENGTH)
+		}
+		/sched_yield_fair:/ {
+			if (/compat=1 level=1 /) {
+				y1++
+				match($0, /pid=[0-9]+/)
+				pend[cpu] = substr($0, RSTART + 4, RLENGTH - 4)
+				match($0, /vruntime_before=[0-9]+/)
+				b = substr($0, RSTART + 16, RLENGTH - 16)
+				match($0, /vruntime_after=[0-9]+/)
+				a = substr($0, RSTART + 15, RLENGTH - 15)
+				# never backwards (6.1 leaves an entity that is
+				# already the rightmost where it is); within 2^53
+				# both are exact, a wrapped (negative) vruntime is
+				# far beyond and counts as a failure
+				if (a + 0 >= b + 0 && a + 0 < 2^53)
+					fwd++
+			} else {
+				y0++
+				pend[cpu] = ""
+			}
+			next
+		}
+		/sched_switch:/ {
+			# "prev_comm:prev_pid [prio] R ==> next_comm:next_pid [prio]"
+			split($0, side, "==>")
+			if (pend[cpu] != "" && index(side[1], ":" pend[cpu] " [") &&
+			    side[1] ~ / R *$/)
+				eff++
+			pend[cpu] = ""
+			next
+		}
+		{ pend[cpu] = "" }
+		END { printf "%d %d %d %d\n", y1, y0, eff, fwd }' "$R1")
+	read -r y1 y0 eff fwd <<<"$res"
+	echo "# knob 1: $y1 events compat=1 level=1, $y0 other; $eff followed by a switch away (R); vruntime not backwards in $fwd"
+	check "tracing.md, knob 1: yields traced with compat=1 level=1 and no other" \
+		test "${y1:-0}" -gt 0 -a "${y0:-1}" = 0
+	check "tracing.md, knob 1: vruntime_after >= vruntime_before in every event ($fwd of $y1)" \
+		test "${fwd:-0}" = "${y1:-x}"
+	check "tracing.md, knob 1: >= 90% of the yields followed by a switch away from the yielder ($eff of $y1)" \
+		test $((10 * ${eff:-0})) -ge $((9 * ${y1:-1}))
+	check "tracing.md recipe at knob 0: trace-cmd record and report succeed" trace_report 0 "$R0"
+	c0=$(grep -c 'sched_yield_fair:.*compat=0 level=-1 ' "$R0")
+	c1=$(grep -c 'sched_yield_fair:.*compat=1' "$R0")
+	echo "# knob 0: $c0 events compat=0 level=-1, $c1 compat=1"
+	check "tracing.md, knob 0: yields traced with compat=0 level=-1 only" \
+		test "$c0" -gt 0 -a "$c1" = 0
+	echo "$prior_knob" >$knob
+	echo "$prior_ag" >/proc/sys/kernel/sched_autogroup_enabled
+fi
