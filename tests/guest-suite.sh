@@ -35,6 +35,25 @@ if [[ $SCY_PATCHED == 1 ]]; then
 	check "sysctl kernel.sched_compat_yield agrees" \
 		test "$(cat /proc/sys/kernel/sched_compat_yield 2>/dev/null)" = "${boot:-0}"
 	echo 0 >$knob
+	# Documentation/admin-guide.md, sections 2 and 5, as an admin types them.
+	echo 1 > /sys/kernel/sched_compat_yield
+	check "admin guide: echo 1 > /sys/kernel/sched_compat_yield turns it on" test "$(cat $knob)" = 1
+	echo 0 > /sys/kernel/sched_compat_yield
+	check "admin guide: echo 0 > /sys/kernel/sched_compat_yield rolls back" test "$(cat $knob)" = 0
+	if command -v sysctl >/dev/null 2>&1; then
+		sysctl -q -w kernel.sched_compat_yield=1
+		check "admin guide: sysctl -w kernel.sched_compat_yield=1 turns it on" test "$(cat $knob)" = 1
+		# the line the guide puts in /etc/sysctl.d/90-compat-yield.conf
+		echo 'kernel.sched_compat_yield = 0' >/tmp/90-compat-yield.conf
+		sysctl -q -p /tmp/90-compat-yield.conf
+		check "admin guide: 'kernel.sched_compat_yield = 0' in a sysctl.d file is read by sysctl -p" \
+			test "$(cat $knob)" = 0
+	fi
+	echo 2 >$knob 2>/dev/null
+	rc=$?
+	check "admin guide: writing 2 fails ($rc) and leaves the value as it was" \
+		test $rc -ne 0 -a "$(cat $knob)" = 0
+	echo 0 >$knob
 	check "tracepoint sched:sched_yield_fair exists" test -d $event
 else
 	check "stock kernel has no knob" test ! -e $knob
