@@ -36,6 +36,12 @@ SCY_PACKAGES=(
 	linux-headers-amd64:/usr/share/doc/linux-headers-amd64
 	dkms:dkms
 	linux-perf:perf
+	dpkg-dev:dpkg-buildpackage
+	debhelper:dh_listpackages
+	fakeroot:fakeroot
+	dwarves:pahole
+	linux-config-6.1:/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
+	linux-config-6.12:/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 )
 
 # ensure_deps: install whatever of SCY_PACKAGES is missing, saying what.
