@@ -5,16 +5,19 @@
 #
 #   make demo        build the patched kernel, boot it, compare CPU shares
 #   make check       all tests: host checks and the selftests in both guests
+#   make deb         Debian packages of the patched kernel (bindeb-pkg)
 #
-# Variables: KVER=6.12|6.1, PATCHED=1|0, DURATION=seconds per benchmark run.
+# Variables: KVER=6.12|6.1, PATCHED=1|0, DURATION=seconds per benchmark run,
+# DEBCONFIG=small|debian (make deb).
 
 KVER     ?= 6.12
 PATCHED  ?= 1
 DURATION ?= 30
 RESULTS  ?= $(CURDIR)/results
+DEBCONFIG ?= small
 export KVER PATCHED DURATION RESULTS
 
-.PHONY: all deps userspace selftests module kernel vm-test shell demo check check-debug \
+.PHONY: all deps userspace selftests module kernel deb vm-test shell demo check check-debug \
 	checkpatch bench-share bench-mpi bench-cost bench-knoboff bench-module \
 	bench-pingpong bench-pingpong-all clean help
 
@@ -34,6 +37,14 @@ selftests:
 
 kernel: deps
 	@bash vm/build-kernel.sh $(KVER) $(PATCHED) >/dev/null
+
+# Debian packages (linux-image, linux-headers) of the patched kernel KVER,
+# by make bindeb-pkg, into results/deb-KVER-DEBCONFIG: DEBCONFIG=small is the
+# guest config (minutes), DEBCONFIG=debian Debian's own config of KVER
+# (linux-config-KVER) plus CONFIG_SCHED_COMPAT_YIELD=y (hours).
+deb: deps
+	@d=$$(bash vm/build-deb.sh $(KVER) $(DEBCONFIG)) && echo "packages in $$d:" && \
+		cd "$$d" && ls *.deb
 
 # The yield statistics module for the guest kernel KVER/PATCHED, or for the
 # running kernel with KDIR=/lib/modules/$$(uname -r)/build.
