@@ -14,10 +14,11 @@
 # starvation checks (one-CPU guests under -icount), the stock guests, and
 # the debug guests (KASAN, lockdep, ...: selftests, knob fuzzing and a
 # stress of SCY_STRESS_SECONDS) run with `make check-debug` (300 s of
-# stress), or here with SCY_CHECK_STAGES="host guest starve stock debug"
+# stress), or here with SCY_CHECK_STAGES="host deb guest starve stock debug"
 # (60 s): they are not in the default set yet, because a debug guest takes
 # about 15 minutes on this 2-core host. SCY_CHECK_STAGES selects the stage
-# groups (default "host guest starve stock").
+# groups (default "host deb guest starve stock"; deb: the Debian packages,
+# tests/deb.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . vm/lib.sh
@@ -64,7 +65,7 @@ stage() {
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 }
 
-stages=${SCY_CHECK_STAGES:-host guest starve stock}
+stages=${SCY_CHECK_STAGES:-host deb guest starve stock}
 want() { [[ " $stages " == *" $1 "* ]]; }
 export SCY_STRESS_SECONDS=${SCY_STRESS_SECONDS:-60}
 
@@ -73,6 +74,9 @@ if want host; then
 	stage host bash tests/host.sh
 	stage checkpatch bash vm/checkpatch.sh
 fi
+# Debian packages of both kernels (small config), extracted into a scratch
+# root and used by DKMS (tests/deb.sh).
+want deb && stage deb bash tests/deb.sh $kvers
 for kver in $kvers; do
 	want guest && stage "guest-$kver" bash tests/guest.sh "$kver" 1
 	want starve && stage "starve-$kver" bash tests/starve.sh "$kver"
