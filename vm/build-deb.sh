@@ -94,6 +94,11 @@ chash=$( (if [[ -n $base ]]; then xzcat -f "$base"; else echo tinyconfig; fi
 # touch, instead of the whole kernel (ccache cannot help: its entries name
 # the other tree's paths).
 seed=$SCY_CACHE/work/$kver-patched
+if [[ $debconfig == small && ! -f $obj/.config ]]; then
+	# the guest kernel (cached, or built now: make check boots it anyway)
+	bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 1 >/dev/null ||
+		log "the guest kernel did not build: packaging without a seed"
+fi
 if [[ $debconfig == small && ! -f $obj/.config && -f $seed/obj/.config &&
 	$(cat "$seed/obj/.scy-config-hash" 2>/dev/null) == "$(config_hash "$SCY_REPO/vm/patched.config")" ]]; then
 	log "seeding $obj from the guest kernel's tree $seed/obj"
