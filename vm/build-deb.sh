@@ -99,17 +99,20 @@ if [[ $debconfig == small && ! -f $obj/.config ]]; then
 	bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 1 >/dev/null ||
 		log "the guest kernel did not build: packaging without a seed"
 fi
-if [[ $debconfig == small && ! -f $obj/.config && -f $seed/obj/.config &&
+if [[ $debconfig == small && ! -f $obj/.config && -f $seed/obj/.config && -f $seed/obj/vmlinux &&
 	$(cat "$seed/obj/.scy-config-hash" 2>/dev/null) == "$(config_hash "$SCY_REPO/vm/patched.config")" ]]; then
 	log "seeding $obj from the guest kernel's tree $seed/obj"
 	rm -rf "$obj"
 	# Its objects may come from another state of the series: every source
 	# file whose content differs from the seed's gets a fresh mtime, so
-	# make rebuilds what was compiled from a different text.
+	# make rebuilds what was compiled from a different text; so does every
+	# file the seed's tree changed after its last vmlinux (a build that
+	# stopped half-way leaves objects older than their sources).
 	(
 		flock 8
 		cp -a "$seed/obj" "$obj"
 		rsync -rlcn --out-format='%n' --exclude=/.extracted "$seed/src/" "$src/" >"$work/seed-diff"
+		find "$seed/src" -type f -newer "$seed/obj/vmlinux" -printf '%P\n' >>"$work/seed-diff"
 	) 8>"$seed.lock" || die "copying $seed/obj failed"
 	while IFS= read -r f; do
 		if [[ -f $src/$f && ! -L $src/$f ]]; then touch -- "$src/$f"; fi
