@@ -6,12 +6,18 @@
  * (the straggler's computation, not timed), then times MPI_Send of SIZE
  * bytes to rank 1 plus MPI_Recv of rank 1's empty reply. Rank 1 waits in
  * MPI_Recv: whether it polls or yields is the MPI library's choice (Open
- * MPI: --mca mpi_yield_when_idle 1). Prints one summary line
- *   mean_us=.. stddev_us=.. median_us=.. p99_us=.. iterations=..
- * and with -o FILE every sample in microseconds, one per line.
+ * MPI: --mca mpi_yield_when_idle 1). With 4, 6 ... ranks, ranks 2k and
+ * 2k+1 form a pair of their own that does the same, all pairs at once;
+ * rank 0 gathers every pair's samples. Prints one summary line
+ *   mean_us=.. stddev_us=.. median_us=.. p99_us=.. iterations=.. size=..
+ *   delay_us=.. ranks=.. start_ns=.. end_ns=..
+ * (statistics over the samples of all pairs; start_ns and end_ns:
+ * CLOCK_MONOTONIC at rank 0's first and after its last timed ping-pong, for
+ * tools that measure what else ran on the CPU meanwhile) and with -o FILE
+ * every sample in microseconds, one per line, pair after pair.
  *
- * usage: mpirun -np 2 mpi-pingpong [-n ITER] [-s SIZE] [-D DELAY_US]
- *                                  [-w WARMUP] [-o FILE]
+ * usage: mpirun -np 2|4|.. mpi-pingpong [-n ITER] [-s SIZE] [-D DELAY_US]
+ *                                       [-w WARMUP] [-o FILE]
  */
 #include <errno.h>
 #include <math.h>
@@ -56,8 +62,10 @@ int main(int argc, char **argv)
 {
 	long iters = 1000, size = 1, delay = 50, warmup = 100;
 	const char *out = NULL;
-	double *t, sum = 0, sq = 0, mean, sd;
-	int rank, nranks, opt;
+	double *t, *all = NULL, sum = 0, sq = 0, mean, sd;
+	struct timespec start = { 0, 0 }, end;
+	int rank, nranks, opt, peer;
+	long n;
 	char *buf;
 	long i;
 
@@ -77,32 +85,54 @@ int main(int argc, char **argv)
 			MPI_Abort(MPI_COMM_WORLD, 2);
 		}
 	}
-	if (nranks != 2) {
+	if (nranks < 2 || nranks % 2) {
 		if (!rank)
-			fprintf(stderr, "mpi-pingpong: needs exactly 2 ranks, got %d\n", nranks);
+			fprintf(stderr, "mpi-pingpong: needs an even number of ranks, got %d\n", nranks);
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
+	peer = rank ^ 1;
+	n = iters * (nranks / 2);
 	buf = calloc(1, size);
 	t = calloc(iters, sizeof(*t));
-	if (!buf || !t)
+	if (!rank)
+		all = calloc(n, sizeof(*all));
+	if (!buf || !t || (!rank && !all))
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	MPI_Barrier(MPI_COMM_WORLD);
 	for (i = -warmup; i < iters; i++) {
-		if (rank == 0) {
+		if (i == 0 && !rank)
+			clock_gettime(CLOCK_MONOTONIC, &start);
+		if (rank % 2 == 0) {
 			double t0 = now_us(), t1;
 
 			while (now_us() - t0 < delay)
 				;
 			t0 = now_us();
-			MPI_Send(buf, size, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
-			MPI_Recv(NULL, 0, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Send(buf, size, MPI_CHAR, peer, 0, MPI_COMM_WORLD);
+			MPI_Recv(NULL, 0, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 			t1 = now_us();
 			if (i >= 0)
 				t[i] = t1 - t0;
 		} else {
-			MPI_Recv(buf, size, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-			MPI_Send(NULL, 0, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+			MPI_Recv(buf, size, MPI_CHAR, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Send(NULL, 0, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
 		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	/* odd ranks contribute their (unused, zeroed) buffer: drop it below */
+	if (!rank) {
+		double *recv = calloc((size_t)iters * nranks, sizeof(*recv));
+
+		if (!recv)
+			MPI_Abort(MPI_COMM_WORLD, 1);
+		MPI_Gather(t, iters, MPI_DOUBLE, recv, iters, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+		for (i = 0; i < nranks / 2; i++)
+			memcpy(all + i * iters, recv + 2 * i * iters, iters * sizeof(*all));
+		free(recv);
+		free(t);
+		t = all;
+	} else {
+		MPI_Gather(t, iters, MPI_DOUBLE, NULL, 0, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 	}
 	if (rank == 0) {
 		if (out) {
@@ -112,19 +142,21 @@ int main(int argc, char **argv)
 				perror(out);
 				MPI_Abort(MPI_COMM_WORLD, 1);
 			}
-			for (i = 0; i < iters; i++)
+			for (i = 0; i < n; i++)
 				fprintf(f, "%.3f\n", t[i]);
 			fclose(f);
 		}
-		for (i = 0; i < iters; i++) {
+		for (i = 0; i < n; i++) {
 			sum += t[i];
 			sq += t[i] * t[i];
 		}
-		mean = sum / iters;
-		sd = sqrt(fmax(sq / iters - mean * mean, 0));
-		qsort(t, iters, sizeof(*t), cmp_double);
-		printf("mean_us=%.2f stddev_us=%.2f median_us=%.2f p99_us=%.2f iterations=%ld size=%ld delay_us=%ld\n",
-		       mean, sd, t[iters / 2], t[(long)(iters * 0.99)], iters, size, delay);
+		mean = sum / n;
+		sd = sqrt(fmax(sq / n - mean * mean, 0));
+		qsort(t, n, sizeof(*t), cmp_double);
+		printf("mean_us=%.2f stddev_us=%.2f median_us=%.2f p99_us=%.2f iterations=%ld size=%ld delay_us=%ld ranks=%d start_ns=%lld end_ns=%lld\n",
+		       mean, sd, t[n / 2], t[(long)(n * 0.99)], iters, size, delay,
+		       nranks, start.tv_sec * 1000000000LL + start.tv_nsec,
+		       end.tv_sec * 1000000000LL + end.tv_nsec);
 	}
 	free(buf);
 	free(t);
