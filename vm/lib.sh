@@ -31,6 +31,8 @@ SCY_PACKAGES=(
 	stress-ng:stress-ng
 	openmpi-bin:mpirun
 	libopenmpi-dev:mpicc
+	mpich:mpirun.mpich
+	libmpich-dev:mpicc.mpich
 	linux-source-6.1:/usr/src/linux-source-6.1.tar.xz
 	linux-source-6.12:/usr/src/linux-source-6.12.tar.xz
 	linux-headers-amd64:/usr/share/doc/linux-headers-amd64
