@@ -143,6 +143,47 @@ for st in poll yield block adaptive sleep; do
 done
 out=$("$pp" -S yield --rank0-wait same -p one -n 200 -w 20 -D 0 -f kv 2>&1)
 check "pingpong --rank0-wait same: rank 0 waits with yield" grep -q 'rank0_wait=yield' <<<"$out"
+# cpu-work: bad input, its own records, and that SCHED_IDLE really yields
+# the CPU to a normal task (same CPU, 1 s: the idle one gets < 10% of the
+# normal one's CPU time; weights 3 and 1024 give about 0.3%).
+cw=$tmp/bin/cpu-work
+for bad in "-d 0" "-u x" "-c -1" "-W 5" "-r $tmp/none" "extra"; do
+	# shellcheck disable=SC2086
+	err=$("$cw" $bad 2>&1 >/dev/null)
+	rc=$?
+	check "cpu-work $bad: exit status 2 ($rc) with a message" test $rc -eq 2 -a -n "$err"
+done
+c=$(( $(nproc) - 1 ))
+"$cw" -c $c -i -d 1 -l "$tmp/cw-idle.log" >"$tmp/cw-idle.out" &
+idle_pid=$!
+"$cw" -c $c -d 1 >"$tmp/cw-normal.out"
+wait $idle_pid
+idle_cpu=$(sed -n 's/.*cpu_ns=\([0-9]*\).*/\1/p' "$tmp/cw-idle.out")
+normal_cpu=$(sed -n 's/.*cpu_ns=\([0-9]*\).*/\1/p' "$tmp/cw-normal.out")
+check "cpu-work -i (SCHED_IDLE) gets < 10% of a normal task's CPU on one CPU (${idle_cpu:-?} vs ${normal_cpu:-?} ns)" \
+	test -n "$idle_cpu" -a -n "$normal_cpu" -a "${normal_cpu:-0}" -gt 0 -a $(( ${idle_cpu:-1} * 10 )) -lt "${normal_cpu:-0}"
+t0=$(head -n 1 "$tmp/cw-idle.log" | cut -d' ' -f1)
+units=$(sed -n 's/.*units=\([0-9]*\) .*/\1/p' "$tmp/cw-idle.out")
+out=$("$cw" -r "$tmp/cw-idle.log" -W "$((t0 + 100000000)),$((t0 + 600000000))")
+check "cpu-work -r -W: a 0.5 s window of its records, no more units than in all ($out; $units)" \
+	awk -v o="$out" -v u="${units:-0}" 'BEGIN { split(o, a, /[ =]/); exit !(a[6] == 500000000 && a[2] >= 0 && a[2] <= u) }'
+# The MPI ping-pong with pairs of ranks, with each MPI library installed
+for lib in openmpi mpich; do
+	mp=$tmp/bin/mpi-pingpong-$lib
+	if [[ ! -x $mp ]]; then
+		not_ok "mpi-pingpong-$lib is built (run make deps: mpicc.$lib)"
+		continue
+	fi
+	run=(mpirun.mpich -launcher fork)
+	[[ $lib == openmpi ]] && run=(mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to none)
+	out=$(timeout 120 "${run[@]}" -np 4 "$mp" -n 50 -w 5 -D 0 -o "$tmp/mp-$lib.txt" 2>&1)
+	check "mpi-pingpong-$lib, 4 ranks: 2 pairs x 50 samples, a time window${out:+ ($(grep mean_us <<<"$out"))}" \
+		awk -v o="$(grep '^mean_us=' <<<"$out")" -v n="$(wc -l <"$tmp/mp-$lib.txt")" \
+			'BEGIN { if (split(o, a, /[ =]/) < 20) exit 1; exit !(a[16] == 4 && a[10] == 50 && n == 100 && a[20] > a[18]) }'
+	timeout 60 "${run[@]}" -np 3 "$mp" -n 5 >/dev/null 2>&1
+	rc=$?
+	check "mpi-pingpong-$lib refuses 3 ranks (exit status $rc)" test $rc -ne 0 -a $rc -ne 124
+done
 # The module against Debian's installed linux-headers (vm/deps.sh installs
 # linux-headers-amd64 and dkms): a W=1 build, then DKMS add, build, install
 # and remove with module/dkms.conf, all in private trees under $tmp
