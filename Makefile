@@ -19,7 +19,7 @@ export KVER PATCHED DURATION RESULTS
 
 .PHONY: all deps userspace selftests module kernel deb vm-test shell demo check check-debug \
 	checkpatch bench-share bench-mpi bench-cost bench-knoboff bench-module \
-	bench-pingpong bench-pingpong-all clean help
+	bench-pingpong bench-pingpong-all bench-mpi-all clean help
 
 all: userspace selftests
 
@@ -100,6 +100,13 @@ bench-pingpong: deps
 		$(if $(filter all,$(KVER)),all,$(KVER) $(PATCHED))
 bench-pingpong-all: deps
 	@ICOUNT=$(ICOUNT) ICOUNT7=$(ICOUNT7) bash vm/bench-pingpong.sh all
+
+# Open MPI (yield_when_idle 0 and 1) and MPICH oversubscribed in guests of
+# both kernels under -icount: 2 ranks on one CPU, 4 on two, a SCHED_IDLE
+# co-runner, a hog in another autogroup (Documentation/results.md, section
+# 7). STEPS (default "6.1-patched 6.12-stock 6.12-patched"), REPS, ITER.
+bench-mpi-all: deps userspace
+	@ICOUNT=$(ICOUNT) bash vm/bench-mpi-all.sh $(STEPS)
 
 # What the yield_stats module costs: yield-cost with the module off and on,
 # alternating in one boot, instruction counts (ICOUNT as for bench-cost).

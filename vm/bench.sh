@@ -1,11 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh share|mpi|cost|module KVER PATCHED: boot that kernel (PATCHED=0: Debian's
+# bench.sh share|mpi|mpi-all|cost|module KVER PATCHED: boot that kernel (PATCHED=0: Debian's
 # stock source) and run one benchmark in the guest, side by side at knob 0
 # and 1 when the kernel has the knob. Results in results/bench-WHAT-KVER-FLAVOR/.
 #   share: compat_yield_share, DURATION s per run (table, CSV, PNG)
 #   mpi:   Open MPI ping-pong, 2 ranks on one CPU, 50 us straggler (REPS runs)
+#   mpi-all: Open MPI (yield_when_idle 0 and 1) and MPICH, 2 ranks on one CPU,
+#          4 on two, a SCHED_IDLE co-runner, a hog in another autogroup
+#          (userspace/bench-mpi-all.sh; REPS runs, ITER ping-pongs, PARTS).
+#          Run it under -icount (SCY_ICOUNT=0; 6.1 needs SCY_CPUS=1 there):
+#          vm/bench-mpi-all.sh does.
 #   cost:  yield-cost, 2 vs 100 vs 1000 runnable tasks, loop throughput
 #   module: yield-cost with the yield_stats module not loaded and loaded,
 #          alternating in one boot (ROUNDS on-phases, REPS runs per phase)
@@ -31,6 +36,9 @@ share)
 mpi)
 	cmd="SCY_BIN='$bin' bash userspace/bench-mpi.sh -r $reps -n ${ITER:-2000} -o \$SCY_RESULTS/mpi.csv"
 	tmo=$(( reps * 240 + 300 )) ;;
+mpi-all)
+	cmd="SCY_BIN='$bin' bash userspace/bench-mpi-all.sh -r $reps -n ${ITER:-200} -P '${PARTS:-lat lat4 idle coloc}' -o \$SCY_RESULTS"
+	tmo=${SCY_TIMEOUT:-$(( reps * 1200 + 600 ))} ;;
 cost)
 	cmd="SCY_BIN='$bin' bash userspace/bench-cost.sh -r $reps -d ${DURATION:-2} -o \$SCY_RESULTS/cost.csv"
 	tmo=$(( reps * 200 + 300 )) ;;
@@ -44,7 +52,7 @@ module)
 	rounds=${ROUNDS:-2}
 	cmd="SCY_BIN='$bin' bash userspace/bench-module.sh -m '$mod/yield_stats.ko' -R $rounds -r $reps -d ${DURATION:-1} -o \$SCY_RESULTS/module.csv"
 	tmo=$(( (2 * rounds + 1) * reps * 4 * 30 + 300 )) ;;
-*) die "bench.sh: unknown benchmark '$what' (share, mpi, cost or module)" ;;
+*) die "bench.sh: unknown benchmark '$what' (share, mpi, mpi-all, cost or module)" ;;
 esac
 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "$tmo" -- bash -c "$cmd"
 cat "$out/job.log"

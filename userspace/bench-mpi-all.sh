@@ -1,0 +1,165 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-mpi-all.sh [-r REPS] [-n ITER] [-D DELAY_US] [-P PARTS] [-o DIR]
+#
+# The MPI ping-pong (mpi-pingpong, rank 0 a straggler by DELAY_US) with real
+# MPI libraries, oversubscribed, with the sched_compat_yield knob at 0 and 1
+# when the kernel has it (else once, "stock"). Wait strategies ("lib"):
+#   openmpi-y0  Open MPI, --mca mpi_yield_when_idle 0 (polls)
+#   openmpi-y1  Open MPI, --mca mpi_yield_when_idle 1 (sched_yield() in the
+#               progress loop)
+#   mpich       MPICH (Debian's 4.0, ch4:ucx) as installed. Its one yield
+#               setting, MPIR_CVAR_POLLS_BEFORE_YIELD, belongs to ch3:nemesis:
+#               ch4 never reads it and libmpich.so does not call
+#               sched_yield() at all, so MPICH polls whatever it is set to.
+# Parts (PARTS, default "lat lat4 idle coloc"):
+#   lat    2 ranks on one CPU
+#   lat4   4 ranks (2 pairs) on 2 CPUs, placed by the scheduler (needs 2 CPUs)
+#   idle   2 ranks on one CPU and cpu-work -i (SCHED_IDLE) on the same CPU
+#   coloc  2 ranks on one CPU and cpu-work (SCHED_OTHER) on the same CPU,
+#          started with setsid (its own session, so its own autogroup;
+#          kernel.sched_autogroup_enabled is set to 1)
+# For idle and coloc: window_ns is rank 0's timed loop, wait_ns = window_ns
+# - ITER * DELAY_US (the straggler's computation is the only work the ranks
+# have to do; the rest of the window they wait or hand messages over),
+# co_cpu_ns the co-runner's CPU time in the window, co_share =
+# co_cpu_ns / window_ns, harvest = co_cpu_ns / wait_ns.
+# Within a repeat every point runs at both knob values back to back, the
+# order alternating from one repeat to the next. Writes DIR/mpi-all.csv and
+# the samples of every run to DIR/samples/. Run as root, in a guest
+# (vm/bench.sh mpi-all). Binaries from $SCY_BIN (default: this directory).
+set -euo pipefail
+reps=3 iters=200 delay=50 parts="lat lat4 idle coloc" out=.
+usage() {
+	echo "usage: bench-mpi-all.sh [-r REPS] [-n ITER] [-D DELAY_US] [-P PARTS] [-o DIR]" >&2
+	exit 2
+}
+die() {
+	echo "bench-mpi-all.sh: $*" >&2
+	exit 1
+}
+while getopts "r:n:D:P:o:h" o; do
+	case $o in
+	r) reps=$OPTARG ;;
+	n) iters=$OPTARG ;;
+	D) delay=$OPTARG ;;
+	P) parts=$OPTARG ;;
+	o) out=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+[[ $reps =~ ^[1-9][0-9]{0,2}$ ]] || usage
+[[ $iters =~ ^[1-9][0-9]{0,6}$ ]] || usage
+[[ $delay =~ ^[0-9]{1,7}$ ]] || usage
+for p in $parts; do
+	case $p in lat | lat4 | idle | coloc) ;; *) die "-P: '$p' is not lat, lat4, idle or coloc" ;; esac
+done
+bin=${SCY_BIN:-$(dirname "$0")}
+for b in mpi-pingpong-openmpi mpi-pingpong-mpich cpu-work; do
+	[[ -x $bin/$b ]] || die "$bin/$b not built (make userspace; needs mpicc.openmpi and mpicc.mpich)"
+done
+command -v mpirun.openmpi >/dev/null || die "mpirun.openmpi not found (openmpi-bin)"
+command -v mpirun.mpich >/dev/null || die "mpirun.mpich not found (mpich)"
+mkdir -p "$out/samples"
+knob=/sys/kernel/sched_compat_yield
+if [[ -e $knob ]]; then
+	prior=$(<"$knob")
+	trap 'echo "$prior" >"$knob"' EXIT
+	values=(0 1)
+else
+	values=(stock)
+fi
+ncpu=$(nproc)
+cpu=$((ncpu - 1))
+warm=$((iters / 10))
+((warm >= 5)) || warm=5
+# Both MPIs need a host name and a loopback device (the guest has both).
+[[ $(hostname) != "" ]] || die "no host name"
+
+# run_pp LIB NP CPUS SAMPLES: one mpirun; prints the summary line
+run_pp() {
+	local lib=$1 np=$2 cpus=$3 samples=$4
+	case $lib in
+	openmpi-y0 | openmpi-y1)
+		taskset -c "$cpus" mpirun.openmpi --allow-run-as-root --oversubscribe -np "$np" \
+			--bind-to none --mca mpi_yield_when_idle "${lib#openmpi-y}" \
+			"$bin/mpi-pingpong-openmpi" -n "$iters" -w "$warm" -D "$delay" -o "$samples" ;;
+	mpich)
+		taskset -c "$cpus" mpirun.mpich -launcher fork -np "$np" \
+			"$bin/mpi-pingpong-mpich" -n "$iters" -w "$warm" -D "$delay" -o "$samples" ;;
+	esac | grep '^mean_us='
+}
+
+kv() { # kv KEY LINE
+	tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p"
+}
+
+# calibration: cpu-work alone on the CPU, 1 s
+cal=$("$bin/cpu-work" -c "$cpu" -d 1)
+echo "bench-mpi-all: cpu-work alone on CPU $cpu: $cal" >&2
+echo "calibration,$(uname -r),$(kv ns_per_unit "$cal")" >"$out/calibration.csv"
+[[ -e /proc/sys/kernel/sched_autogroup_enabled ]] && echo 1 >/proc/sys/kernel/sched_autogroup_enabled
+
+csv=$out/mpi-all.csv
+echo "part,kernel,knob,lib,np,rep,mean_us,stddev_us,median_us,p99_us,iterations,delay_us,window_ns,wait_ns,co_cpu_ns,co_units,co_share,harvest" >"$csv"
+libs=(openmpi-y0 openmpi-y1 mpich)
+total=0
+for p in $parts; do
+	[[ $p == lat4 && $ncpu -lt 2 ]] && continue
+	total=$((total + reps * ${#libs[@]} * ${#values[@]}))
+done
+n=0 start=$(date +%s)
+for p in $parts; do
+	if [[ $p == lat4 && $ncpu -lt 2 ]]; then
+		echo "bench-mpi-all: lat4 skipped: $ncpu CPU" >&2
+		continue
+	fi
+	np=2 cpus=$cpu
+	[[ $p == lat4 ]] && np=4 cpus=$((cpu - 1)),$cpu
+	for ((r = 1; r <= reps; r++)); do
+		order=("${values[@]}")
+		((${#values[@]} == 2 && r % 2 == 0)) && order=("${values[1]}" "${values[0]}")
+		for lib in "${libs[@]}"; do
+			for k in "${order[@]}"; do
+				[[ $k == stock ]] || echo "$k" >"$knob"
+				tag=$p-k$k-$lib-rep$r
+				co= copid=
+				if [[ $p == idle ]]; then
+					"$bin/cpu-work" -c "$cpu" -i -l "/tmp/$tag.log" >"/tmp/$tag.out" &
+					copid=$!
+				elif [[ $p == coloc ]]; then
+					setsid "$bin/cpu-work" -c "$cpu" -l "/tmp/$tag.log" >"/tmp/$tag.out" &
+					copid=$!
+					sleep 0.1
+					# field 6 of /proc/PID/stat: the session
+					[[ $(cut -d' ' -f6 "/proc/$copid/stat") == "$copid" ]] ||
+						die "$tag: the hog is not in a session of its own"
+				fi
+				[[ -n $copid ]] && sleep 0.2
+				line=$(run_pp "$lib" "$np" "$cpus" "$out/samples/$tag.txt") ||
+					die "$tag: the ping-pong failed"
+				win_s=$(kv start_ns "$line") win_e=$(kv end_ns "$line")
+				window=$((win_e - win_s))
+				wait_ns=$((window - iters * delay * 1000))
+				cocpu= units= share= harvest=
+				if [[ -n $copid ]]; then
+					kill -TERM "$copid"
+					wait "$copid" || die "$tag: cpu-work failed"
+					co=$("$bin/cpu-work" -r "/tmp/$tag.log" -W "$win_s,$win_e")
+					rm -f "/tmp/$tag.log"
+					cocpu=$(kv win_cpu_ns "$co") units=$(kv win_units "$co")
+					share=$(kv win_share "$co")
+					harvest=$(awk -v c="$cocpu" -v w="$wait_ns" 'BEGIN { printf "%.4f", (w > 0 ? c / w : 0) }')
+				fi
+				echo "$p,$(uname -r),$k,$lib,$np,$r,$(kv mean_us "$line"),$(kv stddev_us "$line"),$(kv median_us "$line"),$(kv p99_us "$line"),$iters,$delay,$window,$wait_ns,$cocpu,$units,$share,$harvest" >>"$csv"
+				n=$((n + 1))
+				printf 'bench-mpi-all: %d/%d (%d guest s): %s knob %s %s np %d rep %d: median %s us mean %s us%s\n' \
+					"$n" "$total" $(($(date +%s) - start)) "$p" "$k" "$lib" "$np" "$r" \
+					"$(kv median_us "$line")" "$(kv mean_us "$line")" \
+					"${share:+, co-runner share $share, harvest $harvest}" >&2
+			done
+		done
+	done
+done
+echo "bench-mpi-all: done, $n runs in $(($(date +%s) - start)) guest s; $csv" >&2

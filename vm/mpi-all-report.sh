@@ -1,0 +1,169 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mpi-all-report.sh PREFIX DIR...: the tables and figures of the MPI
+# benchmarks (userspace/bench-mpi-all.sh) from the result directories DIR
+# (results/bench-mpi-all-KVER-FLAVOR, in the order of the table columns).
+# Writes PREFIX-runs.csv (every run, a column for the kernel flavour and the
+# accelerator added), PREFIX.md (the tables) and PREFIX-latency.png,
+# PREFIX-harvest.png (gnuplot).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+prefix=${1:?usage: mpi-all-report.sh PREFIX DIR...}
+shift
+(($#)) || die "mpi-all-report.sh: no result directories"
+for d in "$@"; do
+	[[ -f $d/mpi-all.csv ]] || die "mpi-all-report.sh: $d/mpi-all.csv missing"
+done
+mkdir -p "$(dirname "$prefix")"
+python3 - "$prefix" "$@" <<'EOF'
+import csv, os, statistics, sys
+
+prefix, dirs = sys.argv[1], sys.argv[2:]
+rows, cols, accel, cal = [], [], {}, {}
+for d in dirs:
+    name = os.path.basename(d.rstrip('/')).replace('bench-mpi-all-', '')
+    kver, flavor = name.rsplit('-', 1)
+    try:
+        accel[name] = open(os.path.join(d, 'accel')).read().strip()
+    except OSError:
+        accel[name] = 'unknown'
+    try:
+        cal[name] = open(os.path.join(d, 'calibration.csv')).read().strip().split(',')[-1]
+    except OSError:
+        cal[name] = ''
+    with open(os.path.join(d, 'mpi-all.csv')) as f:
+        for r in csv.DictReader(f):
+            r['flavor'] = flavor
+            r['kver'] = kver
+            r['accel'] = accel[name]
+            rows.append(r)
+            col = (kver, flavor, r['knob'])
+            if col not in cols:
+                cols.append(col)
+
+fields = ['kver', 'flavor'] + list(rows[0].keys())[:-3] + ['accel']
+fields = list(dict.fromkeys(fields))
+with open(prefix + '-runs.csv', 'w', newline='') as f:
+    w = csv.DictWriter(f, fieldnames=fields, extrasaction='ignore')
+    w.writeheader()
+    w.writerows(rows)
+
+libs = ['openmpi-y0', 'openmpi-y1', 'mpich']
+libname = {'openmpi-y0': 'Open MPI, yield_when_idle 0',
+           'openmpi-y1': 'Open MPI, yield_when_idle 1',
+           'mpich': 'MPICH 4.0 (ch4:ucx, polls)'}
+
+def colname(c):
+    k, fl, knob = c
+    return f'{k} {fl}' + ('' if knob == 'stock' else f', knob {knob}')
+
+def sel(part, lib, col):
+    return [r for r in rows if r['part'] == part and r['lib'] == lib
+            and (r['kver'], r['flavor'], r['knob']) == col]
+
+def fmt(x):
+    x = float(x)
+    return f'{x:.0f}' if x >= 100 else f'{x:.2f}' if x < 10 else f'{x:.1f}'
+
+def med(rs, key):
+    return statistics.median(float(r[key]) for r in rs)
+
+def spread(rs, key):
+    v = [float(r[key]) for r in rs]
+    return f'{fmt(min(v))}-{fmt(max(v))}' if len(v) > 1 else ''
+
+out = []
+def table(title, desc, part, cell):
+    present = [c for c in cols if any(sel(part, l, c) for l in libs)]
+    if not present:
+        return
+    out.append(f'**{title}:** {desc}\n')
+    out.append('| wait strategy | ' + ' | '.join(colname(c) for c in present) + ' |')
+    out.append('|---|' + '---:|' * len(present))
+    for l in libs:
+        cells = []
+        for c in present:
+            rs = sel(part, l, c)
+            cells.append(cell(rs, part, l, c) if rs else 'n/a')
+        out.append(f'| {libname[l]} | ' + ' | '.join(cells) + ' |')
+    out.append('')
+
+def lat_cell(rs, part, l, c):
+    s = spread(rs, 'median_us')
+    return f"{fmt(med(rs, 'median_us'))} ({'run medians ' + s + '; ' if s else ''}p99 {fmt(med(rs, 'p99_us'))}; mean {fmt(med(rs, 'mean_us'))})"
+
+def co_cell(rs, part, l, c):
+    base = sel('lat', l, c)
+    h = 100 * med(rs, 'harvest')
+    sh = 100 * med(rs, 'co_share')
+    txt = f'{h:.1f}% of wait ({sh:.1f}% of loop)'
+    if base:
+        per = lambda x: statistics.median(float(r['window_ns']) / float(r['iterations']) for r in x)
+        ovh = 100 * (per(rs) / per(base) - 1)
+        txt += f'; loop {ovh:+.1f}%, median {fmt(med(rs, "median_us"))} us'
+    return txt
+
+n = sorted({r['rep'] for r in rows})
+it = sorted({r['iterations'] for r in rows})
+dl = sorted({r['delay_us'] for r in rows})
+out.append(f'Rank 0 a {",".join(dl)} us straggler, 1-byte messages, empty reply; '
+           f'{",".join(it)} timed ping-pongs per run (a tenth more untimed first), '
+           f'{len(n)} run(s) per point and knob value. Times in guest us: under '
+           'QEMU -icount shift=0 one guest ns is one executed instruction. '
+           'Accelerator: ' + '; '.join(f'{k}: {v}' for k, v in accel.items()) + '.\n')
+table('Latency, 2 ranks on one CPU', 'median of the samples in us '
+      '(p99, mean)', 'lat', lat_cell)
+table('Latency, 4 ranks (2 pairs) on 2 CPUs, placed by the scheduler',
+      'median of all pairs\' samples in us (p99, mean)', 'lat4', lat_cell)
+table('SCHED_IDLE co-runner (cpu-work -i) on the ranks\' CPU', 'the CPU '
+      'time it got, as a share of the ranks\' wait time (timed loop - ITER x '
+      'delay) and of the whole timed loop; the slowdown of one loop iteration '
+      '(delay + ping-pong) against the same point without it; the '
+      'ping-pong\'s median', 'idle', co_cell)
+table('CPU hog in its own session (setsid, another autogroup; '
+      'kernel.sched_autogroup_enabled=1) on the ranks\' CPU',
+      'the same columns', 'coloc', co_cell)
+out.append('cpu-work alone on the CPU (calibration, ns per unit of work): '
+           + '; '.join(f'{k}: {v}' for k, v in cal.items()) + '\n')
+open(prefix + '.md', 'w').write('\n'.join(out))
+
+# figure data: one line per wait strategy, one column per kernel/knob
+present = cols
+with open(prefix + '-latency.dat', 'w') as f:
+    f.write('strategy ' + ' '.join('"' + colname(c) + '"' for c in present) + '\n')
+    for l in libs:
+        f.write(f'"{l}" ' + ' '.join(
+            f"{med(sel('lat', l, c), 'median_us'):.3f}" if sel('lat', l, c) else 'NaN'
+            for c in present) + '\n')
+with open(prefix + '-harvest.dat', 'w') as f:
+    f.write('strategy ' + ' '.join('"' + colname(c) + '"' for c in present) + '\n')
+    for part in ('idle', 'coloc'):
+        for l in libs:
+            f.write(f'"{part} {l}" ' + ' '.join(
+                f"{100 * med(sel(part, l, c), 'harvest'):.2f}" if sel(part, l, c) else 'NaN'
+                for c in present) + '\n')
+EOF
+ncol=$(head -n 1 "$prefix-latency.dat" | grep -o '"' | wc -l)
+ncol=$((ncol / 2 + 1))
+gnuplot <<EOF
+set terminal pngcairo size 1000,520 font ",10"
+set style data histogram
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set key outside right top
+set grid ytics
+set output "$prefix-latency.png"
+set title "MPI ping-pong, 2 ranks on one CPU, 50 us straggler: median latency (guest us = instructions/1000, -icount)"
+set logscale y
+set ylabel "median latency (us, log scale)"
+plot for [i=2:$ncol] "$prefix-latency.dat" using i:xtic(1) title columnheader(i)
+set output "$prefix-harvest.png"
+set title "Co-runner on the ranks' CPU: its CPU time as % of the ranks' wait time"
+unset logscale y
+set ylabel "% of wait time"
+set yrange [0:*]
+set xtics rotate by -20
+plot for [i=2:$ncol] "$prefix-harvest.dat" using i:xtic(1) title columnheader(i)
+EOF
+log "wrote $prefix.md, $prefix-runs.csv, $prefix-latency.png, $prefix-harvest.png"
