@@ -97,7 +97,9 @@ def co_cell(rs, part, l, c):
     base = sel('lat', l, c)
     h = 100 * med(rs, 'harvest')
     sh = 100 * med(rs, 'co_share')
-    txt = f'{h:.1f}% of wait ({sh:.1f}% of loop)'
+    hv = [100 * float(r['harvest']) for r in rs]
+    rng = f' [runs {min(hv):.1f}-{max(hv):.1f}]' if len(hv) > 1 else ''
+    txt = f'{h:.1f}%{rng} of wait ({sh:.1f}% of loop)'
     if base:
         per = lambda x: statistics.median(float(r['window_ns']) / float(r['iterations']) for r in x)
         ovh = 100 * (per(rs) / per(base) - 1)
@@ -107,9 +109,32 @@ def co_cell(rs, part, l, c):
 n = sorted({r['rep'] for r in rows})
 it = sorted({r['iterations'] for r in rows})
 dl = sorted({r['delay_us'] for r in rows})
+# The commands that reproduce these runs, from the data themselves: one
+# per set of kernels run with the same REPS, ITER and PARTS.
+groups = {}
+for d in dirs:
+    name = os.path.basename(d.rstrip('/')).replace('bench-mpi-all-', '')
+    rs = [r for r in rows if f"{r['kver']}-{r['flavor']}" == name]
+    a = accel[name]
+    ic = a.split('icount shift=')[1].split(' ')[0] if 'icount shift=' in a else None
+    key = (ic, max((r['rep'] for r in rs), key=int),
+           ','.join(sorted({r['iterations'] for r in rs})),
+           ' '.join(dict.fromkeys(r['part'] for r in rs)))
+    groups.setdefault(key, []).append(name)
+cmds = []
+for (ic, reps, iters, parts), names in groups.items():
+    if ic is None or ',' in iters:
+        cmds.append(f'{" ".join(names)}: not one configuration (accelerator {ic}, ITER {iters}); see the runs\' CSV')
+    else:
+        # 6.1 guests have one vCPU and skip lat4: name it in PARTS all the same
+        if any(n.startswith('6.1-') for n in names) and 'lat4' not in parts:
+            parts += ' lat4'
+        cmds.append(f'ICOUNT={ic} REPS={reps} ITER={iters} PARTS="{parts}" STEPS="{" ".join(names)}" make bench-mpi-all')
+out.append('Reproduce (one guest at a time; 6.1 guests get one vCPU and skip lat4):\n')
+out.append('\n'.join('    ' + c for c in cmds) + '\n')
 out.append(f'Rank 0 a {",".join(dl)} us straggler, 1-byte messages, empty reply; '
            f'{",".join(it)} timed ping-pongs per run (a tenth more untimed first), '
-           f'{len(n)} run(s) per point and knob value. Times in guest us: under '
+           f'up to {len(n)} run(s) per point and knob value (REPS above). Times in guest us: under '
            'QEMU -icount shift=0 one guest ns is one executed instruction. '
            'Accelerator: ' + '; '.join(f'{k}: {v}' for k, v in accel.items()) + '.\n')
 table('Latency, 2 ranks on one CPU', 'median of the samples in us '
@@ -124,18 +149,41 @@ table('SCHED_IDLE co-runner (cpu-work -i) on the ranks\' CPU', 'the CPU '
 table('CPU hog in its own session (setsid, another autogroup; '
       'kernel.sched_autogroup_enabled=1) on the ranks\' CPU',
       'the same columns', 'coloc', co_cell)
+# How far repeated runs of one point are apart
+pts = {}
+for r in rows:
+    pts.setdefault((r['part'], r['lib'], r['kver'], r['flavor'], r['knob']), []).append(r)
+multi = {k: v for k, v in pts.items() if len(v) > 1}
+if multi:
+    def rel(v):
+        v = [float(x) for x in v]
+        m = statistics.median(v)
+        return (max(v) - min(v)) / m if m else 0.0
+    worst_med = max(multi.items(), key=lambda kv: rel(r['median_us'] for r in kv[1]))
+    worst_win = max(multi.items(), key=lambda kv: rel(r['window_ns'] for r in kv[1]))
+    exact = sum(1 for v in multi.values() if len({r['median_us'] for r in v}) == 1)
+    out.append(f'Repeatability: {len(multi)} points ran more than once; the run '
+               f'medians agree to the printed digit in {exact} of them. Largest '
+               f'spread of the run medians: {100 * rel(r["median_us"] for r in worst_med[1]):.1f}% '
+               f'({" ".join(worst_med[0])}); of the timed loop: '
+               f'{100 * rel(r["window_ns"] for r in worst_win[1]):.1f}% ({" ".join(worst_win[0])}).\n')
 out.append('cpu-work alone on the CPU (calibration, ns per unit of work): '
            + '; '.join(f'{k}: {v}' for k, v in cal.items()) + '\n')
 open(prefix + '.md', 'w').write('\n'.join(out))
 
 # figure data: one line per wait strategy, one column per kernel/knob
-present = cols
+# (a column without a single value would make gnuplot's histogram fail)
+present = [c for c in cols if any(sel('lat', l, c) for l in libs)]
 with open(prefix + '-latency.dat', 'w') as f:
     f.write('strategy ' + ' '.join('"' + colname(c) + '"' for c in present) + '\n')
-    for l in libs:
-        f.write(f'"{l}" ' + ' '.join(
-            f"{med(sel('lat', l, c), 'median_us'):.3f}" if sel('lat', l, c) else 'NaN'
-            for c in present) + '\n')
+    for part in ('lat', 'lat4'):
+        if not any(sel(part, l, c) for l in libs for c in present):
+            continue
+        for l in libs:
+            f.write(f'"{part} {l}" ' + ' '.join(
+                f"{med(sel(part, l, c), 'median_us'):.3f}" if sel(part, l, c) else 'NaN'
+                for c in present) + '\n')
+present = [c for c in cols if any(sel(p, l, c) for p in ('idle', 'coloc') for l in libs)]
 with open(prefix + '-harvest.dat', 'w') as f:
     f.write('strategy ' + ' '.join('"' + colname(c) + '"' for c in present) + '\n')
     for part in ('idle', 'coloc'):
@@ -144,26 +192,36 @@ with open(prefix + '-harvest.dat', 'w') as f:
                 f"{100 * med(sel(part, l, c), 'harvest'):.2f}" if sel(part, l, c) else 'NaN'
                 for c in present) + '\n')
 EOF
-ncol=$(head -n 1 "$prefix-latency.dat" | grep -o '"' | wc -l)
-ncol=$((ncol / 2 + 1))
+ncols() { # the data columns of a .dat file: 1 + its quoted headings
+	local q
+	q=$(head -n 1 "$1" | grep -o '"' | wc -l)
+	echo $((q / 2 + 1))
+}
+nlat=$(ncols "$prefix-latency.dat") nharv=$(ncols "$prefix-harvest.dat")
+# a figure without data columns (e.g. no co-runner part run) is left out
+harv_plot="plot for [i=2:$nharv] \"$prefix-harvest.dat\" using i:xtic(1) title columnheader(i)"
+if ((nharv < 2)); then
+	harv_plot=
+	rm -f "$prefix-harvest.dat" "$prefix-harvest.png"
+fi
 gnuplot <<EOF
-set terminal pngcairo size 1000,520 font ",10"
+set terminal pngcairo noenhanced size 1000,520 font ",10"
 set style data histogram
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set key outside right top
 set grid ytics
+set xtics rotate by -20
 set output "$prefix-latency.png"
-set title "MPI ping-pong, 2 ranks on one CPU, 50 us straggler: median latency (guest us = instructions/1000, -icount)"
+set title "MPI ping-pong, 50 us straggler (lat: 2 ranks/1 CPU, lat4: 4 ranks/2 CPUs)\nmedian latency, median over the runs, guest us (-icount: 1 us = 1000 instructions)"
 set logscale y
 set ylabel "median latency (us, log scale)"
-plot for [i=2:$ncol] "$prefix-latency.dat" using i:xtic(1) title columnheader(i)
-set output "$prefix-harvest.png"
-set title "Co-runner on the ranks' CPU: its CPU time as % of the ranks' wait time"
+plot for [i=2:$nlat] "$prefix-latency.dat" using i:xtic(1) title columnheader(i)
+$([[ -n $harv_plot ]] && echo "set output \"$prefix-harvest.png\"")
+set title "Co-runner on the ranks' CPU (idle: SCHED_IDLE, coloc: hog in another session)\nits CPU time as % of the ranks' wait time, median over the runs"
 unset logscale y
 set ylabel "% of wait time"
 set yrange [0:*]
-set xtics rotate by -20
-plot for [i=2:$ncol] "$prefix-harvest.dat" using i:xtic(1) title columnheader(i)
+$harv_plot
 EOF
 log "wrote $prefix.md, $prefix-runs.csv, $prefix-latency.png, $prefix-harvest.png"
