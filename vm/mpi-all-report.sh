@@ -173,7 +173,7 @@ open(prefix + '.md', 'w').write('\n'.join(out))
 
 # figure data: one line per wait strategy, one column per kernel/knob
 # (a column without a single value would make gnuplot's histogram fail)
-present = [c for c in cols if any(sel('lat', l, c) for l in libs)]
+present = [c for c in cols if any(sel(p, l, c) for p in ('lat', 'lat4') for l in libs)]
 with open(prefix + '-latency.dat', 'w') as f:
     f.write('strategy ' + ' '.join('"' + colname(c) + '"' for c in present) + '\n')
     for part in ('lat', 'lat4'):
