@@ -126,9 +126,6 @@ for (ic, reps, iters, parts), names in groups.items():
     if ic is None or ',' in iters:
         cmds.append(f'{" ".join(names)}: not one configuration (accelerator {ic}, ITER {iters}); see the runs\' CSV')
     else:
-        # 6.1 guests have one vCPU and skip lat4: name it in PARTS all the same
-        if any(n.startswith('6.1-') for n in names) and 'lat4' not in parts:
-            parts += ' lat4'
         cmds.append(f'ICOUNT={ic} REPS={reps} ITER={iters} PARTS="{parts}" STEPS="{" ".join(names)}" make bench-mpi-all')
 out.append('Reproduce (one guest at a time; 6.1 guests get one vCPU and skip lat4):\n')
 out.append('\n'.join('    ' + c for c in cmds) + '\n')
