@@ -16,6 +16,13 @@ for d in "$@"; do
 	[[ -f $d/mpi-all.csv ]] || die "mpi-all-report.sh: $d/mpi-all.csv missing"
 done
 mkdir -p "$(dirname "$prefix")"
+# Times are instructions only when every run was under -icount.
+unit="guest us (-icount: 1 us = 1000 instructions)"
+for d in "$@"; do
+	grep -q 'icount' "$d/accel" 2>/dev/null ||
+		unit="us of guest time under plain TCG (depends on the host's load)"
+done
+export SCY_REPORT_UNIT=$unit
 python3 - "$prefix" "$@" <<'EOF'
 import csv, os, statistics, sys
 
@@ -131,8 +138,10 @@ out.append('Reproduce (one guest at a time; 6.1 guests get one vCPU and skip lat
 out.append('\n'.join('    ' + c for c in cmds) + '\n')
 out.append(f'Rank 0 a {",".join(dl)} us straggler, 1-byte messages, empty reply; '
            f'{",".join(it)} timed ping-pongs per run (a tenth more untimed first), '
-           f'up to {len(n)} run(s) per point and knob value (REPS above). Times in guest us: under '
-           'QEMU -icount shift=0 one guest ns is one executed instruction. '
+           f'up to {len(n)} run(s) per point and knob value (REPS above). ' +
+           ('Times in guest us: under QEMU -icount shift=0 one guest ns is one executed instruction. '
+            if 'icount' in os.environ.get('SCY_REPORT_UNIT', 'icount') else
+            'Times in us of guest time under plain TCG: they depend on the host\'s load. ') +
            'Accelerator: ' + '; '.join(f'{k}: {v}' for k, v in accel.items()) + '.\n')
 table('Latency, 2 ranks on one CPU', 'median of the samples in us '
       '(p99, mean)', 'lat', lat_cell)
@@ -210,7 +219,7 @@ set key outside right top
 set grid ytics
 set xtics rotate by -20
 set output "$prefix-latency.png"
-set title "MPI ping-pong, 50 us straggler (lat: 2 ranks/1 CPU, lat4: 4 ranks/2 CPUs)\nmedian latency, median over the runs, guest us (-icount: 1 us = 1000 instructions)"
+set title "MPI ping-pong, 50 us straggler (lat: 2 ranks/1 CPU, lat4: 4 ranks/2 CPUs)\nmedian latency, median over the runs, $unit"
 set logscale y
 set ylabel "median latency (us, log scale)"
 plot for [i=2:$nlat] "$prefix-latency.dat" using i:xtic(1) title columnheader(i)
