@@ -79,6 +79,7 @@ mkdir -p "$W"
 stopf=$W/stop
 rm -f "$stopf"
 echo "# stress for $D s"
+st0=$(cut -d' ' -f1 /proc/uptime)
 pids=()
 for i in 1 2 3 4; do
 	stress-ng --yield 1 --timeout "${D}s" --metrics-brief --temp-path /tmp >"$W/yield-$i.log" 2>&1 &
@@ -91,40 +92,54 @@ done
 "$TT/knob-fuzz" toggle -d "$D" >"$W/toggle.log" 2>&1 &
 toggler=$!
 
-# The churn loops count their rounds in $W/<name>.count.
+# The churn loops write "ROUNDS OPS FAILED" to $W/<name>.count: rounds that
+# completed, the operations they did (a round function adds to ops: module
+# loads, task moves, policy/nice changes) and rounds that failed.
 loop() { # loop NAME CMD...: run CMD until the stop file appears
-	local name=$1 c=0
+	local name=$1 c=0 f=0
+	ops=0
 	shift
 	while [[ ! -e $stopf ]]; do
-		"$@" >>"$W/$name.err" 2>&1 && c=$((c + 1))
+		if "$@" >>"$W/$name.err" 2>&1; then
+			c=$((c + 1))
+		else
+			f=$((f + 1))
+		fi
 	done
-	echo $c >"$W/$name.count"
+	echo "$c $ops $f" >"$W/$name.count"
 }
-workers() { pgrep -f 'stress-ng-(yield|cpu)' 2>/dev/null || pgrep stress-ng; }
+# stress-ng names its workers stress-ng-yield / stress-ng-cpu (the
+# instances' parents keep the plain command line).
+workers() { pgrep -f "^stress-ng-(${1:-yield|cpu})" 2>/dev/null; }
 module_round() {
 	[[ -f ${SCY_MODULE:-} ]] || return 1
-	insmod "$SCY_MODULE" && cat /sys/kernel/yield_stats/yields >/dev/null && rmmod yield_stats
+	insmod "$SCY_MODULE" || return 1
+	ops=$((ops + 1))
+	cat /sys/kernel/yield_stats/yields >/dev/null && rmmod yield_stats
 }
-cgroup_round() {
+cgroup_round() { # two workers into a new cpu cgroup, back out, rmdir
 	local cg=/sys/fs/cgroup/stress-$RANDOM p
 	mkdir "$cg" || return 1
 	for p in $(workers | shuf -n 2); do
-		echo "$p" >"$cg/cgroup.procs" 2>/dev/null
+		echo "$p" >"$cg/cgroup.procs" && ops=$((ops + 1))
 	done
 	for p in $(cat "$cg/cgroup.procs"); do
-		echo "$p" >/sys/fs/cgroup/cgroup.procs 2>/dev/null
+		echo "$p" >/sys/fs/cgroup/cgroup.procs && ops=$((ops + 1))
 	done
 	rmdir "$cg"
 }
 hotplug_round() {
 	echo 0 >/sys/devices/system/cpu/cpu1/online && echo 1 >/sys/devices/system/cpu/cpu1/online
 }
-policy_round() {
+policy_round() { # a yielding worker through BATCH, IDLE, FIFO, OTHER, a nice value
 	local p
-	p=$(workers | shuf -n 1)
+	p=$(workers yield | shuf -n 1)
 	[[ -n $p ]] || return 1
-	chrt -b -p 0 "$p" && chrt -i -p 0 "$p" && chrt -f -p 1 "$p" &&
-		chrt -o -p 0 "$p" && renice -n $((RANDOM % 20)) -p "$p" >/dev/null
+	chrt -b -p 0 "$p" && ops=$((ops + 1)) &&
+		chrt -i -p 0 "$p" && ops=$((ops + 1)) &&
+		chrt -f -p 1 "$p" && ops=$((ops + 1)) &&
+		chrt -o -p 0 "$p" && ops=$((ops + 1)) &&
+		renice -n $((RANDOM % 20)) -p "$p" >/dev/null && ops=$((ops + 1))
 }
 echo "+cpu" >/sys/fs/cgroup/cgroup.subtree_control
 loop module module_round &
@@ -146,6 +161,7 @@ trc=$?
 touch "$stopf"
 wait "${loops[@]}"
 echo 1 >/sys/devices/system/cpu/cpu1/online 2>/dev/null
+echo "# stress window: $(awk -v a="$st0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }') s (guest clock)"
 check "stress: all 6 stress-ng instances exited cleanly" test $bad = 0
 for f in "$W"/yield-*.log "$W"/cpu-*.log; do
 	ops=$(awk '$4 ~ /^(yield|cpu)$/ && $5 ~ /^[0-9]+$/ { print $5; exit }' "$f")
@@ -162,10 +178,15 @@ check "stress: knob toggler ran without a failed write" test $trc = 0
 wps=$(sed -n 's/.*writes_per_s=\([0-9]*\).*/\1/p' "$W/toggle.log")
 echo "# knob toggler: ${wps:-0} writes/s"
 check "stress: knob toggler kept writing (${wps:-0} writes/s)" test "${wps:-0}" -gt 0
+what_module="module loads" what_cgroup="task moves" what_hotplug="offline+online rounds"
+what_policy="policy/nice changes"
 for l in module cgroup hotplug policy; do
-	c=$(cat "$W/$l.count" 2>/dev/null)
-	echo "# $l churn: ${c:-0} rounds; first errors: $(head -c 200 "$W/$l.err" 2>/dev/null | tr '\n' ' ')"
-	check "stress: $l churn ran (${c:-0} rounds)" test "${c:-0}" -gt 0
+	c=0 o=0 f=0
+	[[ -f $W/$l.count ]] && read -r c o f <"$W/$l.count"
+	what=what_$l
+	[[ $l == hotplug ]] && o=$c
+	echo "# $l churn: ${c:-0} rounds, ${o:-0} ${!what}, ${f:-0} failed rounds; first errors: $(head -c 300 "$W/$l.err" 2>/dev/null | tr '\n' ' ')"
+	check "stress: $l churn ran (${c:-0} rounds, ${o:-0} ${!what})" test "${c:-0}" -gt 0 -a "${o:-0}" -gt 0
 done
 check "stress: CPU 1 is back online" test "$(cat /sys/devices/system/cpu/cpu1/online)" = 1
 
