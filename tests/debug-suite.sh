@@ -89,7 +89,25 @@ for i in 1 2; do
 	stress-ng --cpu 1 --timeout "${D}s" --metrics-brief --temp-path /tmp >"$W/cpu-$i.log" 2>&1 &
 	pids+=($!)
 done
-"$TT/knob-fuzz" toggle -d "$D" >"$W/toggle.log" 2>&1 &
+# CPU hotplug and the other churn start once every instance has forked its
+# worker and stop before the workers' timeout: stress-ng 0.15.06 reads
+# /sys/devices/system/cpu at start-up and exit, and a CPU going away under
+# it crashed an instance's parent (a user-space segfault in
+# stress_dirent_list_free(), on 6.12 with the churn running from the
+# start). The churn window is what the workers' run has left, less 5 s.
+ready=0
+for _ in $(seq 600); do
+	ready=0
+	for p in "${pids[@]}"; do
+		pgrep -P "$p" -f '^stress-ng-(yield|cpu)' >/dev/null && ready=$((ready + 1))
+	done
+	[[ $ready == "${#pids[@]}" ]] && break
+	sleep 0.5
+done
+st1=$(cut -d' ' -f1 /proc/uptime)
+CD=$(awk -v d="$D" -v a="$st0" -v b="$st1" 'BEGIN { c = int(d - (b - a) - 5); print (c < 10 ? 10 : c) }')
+echo "# $ready of ${#pids[@]} stress-ng instances running after $(awk -v a="$st0" -v b="$st1" 'BEGIN { printf "%.1f", b - a }') s; churn for $CD s"
+"$TT/knob-fuzz" toggle -d "$CD" >"$W/toggle.log" 2>&1 &
 toggler=$!
 
 # The churn loops write "ROUNDS OPS FAILED" to $W/<name>.count: rounds that
@@ -151,17 +169,18 @@ loops+=($!)
 loop policy policy_round &
 loops+=($!)
 
-# The window is the workers' own --timeout; then stop the loops.
-bad=0
-for p in "${pids[@]}"; do
-	wait "$p" || bad=$((bad + 1))
-done
+# The churn window is the toggler's; then stop the loops, wait for the workers.
 wait $toggler
 trc=$?
 touch "$stopf"
 wait "${loops[@]}"
 echo 1 >/sys/devices/system/cpu/cpu1/online 2>/dev/null
-echo "# stress window: $(awk -v a="$st0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }') s (guest clock)"
+echo "# churn window: $(awk -v a="$st1" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }') s (guest clock)"
+bad=0
+for p in "${pids[@]}"; do
+	wait "$p" || bad=$((bad + 1))
+done
+echo "# stress window: $(awk -v a="$st0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }') s (guest clock, stress-ng start to exit)"
 check "stress: all 6 stress-ng instances exited cleanly" test $bad = 0
 for f in "$W"/yield-*.log "$W"/cpu-*.log; do
 	ops=$(awk '$4 ~ /^(yield|cpu)$/ && $5 ~ /^[0-9]+$/ { print $5; exit }' "$f")
