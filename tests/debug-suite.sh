@@ -80,6 +80,14 @@ stopf=$W/stop
 rm -f "$stopf"
 echo "# stress for $D s"
 st0=$(cut -d' ' -f1 /proc/uptime)
+# stress-ng names its workers stress-ng-yield / stress-ng-cpu (the
+# instances' parents keep the plain command line).
+# pgrep -f finds none of them in the guests (seen on 6.1 and 6.12, while ps
+# lists them): read ps's table instead.
+workers() { ps -eo pid=,args= | awk -v re="^stress-ng-(${1:-yield|cpu}) " '{ pid = $1; sub(/^ *[0-9]+ /, "") } $0 ~ re { print pid }'; }
+running() { # how many of the instances PIDS... have forked a worker
+	ps -eo ppid=,args= | awk -v list=" $* " '$2 ~ /^stress-ng-(yield|cpu)$/ && index(list, " " $1 " ") && !seen[$1]++ { n++ } END { print n + 0 }'
+}
 pids=()
 for i in 1 2 3 4; do
 	stress-ng --yield 1 --timeout "${D}s" --metrics-brief --temp-path /tmp >"$W/yield-$i.log" 2>&1 &
@@ -95,12 +103,8 @@ done
 # it crashed an instance's parent (a user-space segfault in
 # stress_dirent_list_free(), on 6.12 with the churn running from the
 # start). The churn window is what the workers' run has left, less 5 s.
-ready=0
-for _ in $(seq 600); do
-	ready=0
-	for p in "${pids[@]}"; do
-		pgrep -P "$p" -f '^stress-ng-(yield|cpu)' >/dev/null && ready=$((ready + 1))
-	done
+for _ in $(seq 240); do
+	ready=$(running "${pids[@]}")
 	[[ $ready == "${#pids[@]}" ]] && break
 	sleep 0.5
 done
@@ -126,9 +130,6 @@ loop() { # loop NAME CMD...: run CMD until the stop file appears
 	done
 	echo "$c $ops $f" >"$W/$name.count"
 }
-# stress-ng names its workers stress-ng-yield / stress-ng-cpu (the
-# instances' parents keep the plain command line).
-workers() { pgrep -f "^stress-ng-(${1:-yield|cpu})" 2>/dev/null; }
 module_round() {
 	[[ -f ${SCY_MODULE:-} ]] || return 1
 	insmod "$SCY_MODULE" || return 1
