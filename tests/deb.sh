@@ -29,8 +29,7 @@ debfield() { dpkg-deb -f "$1" "$2" 2>/dev/null; }
 # has_path LISTING PATH: the dpkg-deb -c listing has that path (file or link).
 has_path() { awk -v p="./$2" '$6 == p { f = 1 } END { exit !f }' "$1"; }
 
-dkms_name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' module/dkms.conf)
-dkms_ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' module/dkms.conf)
+. tests/dkms.sh
 
 for kver in $kvers; do
 	kver_check "$kver"
@@ -120,35 +119,19 @@ for kver in $kvers; do
 
 	# DKMS against the extracted headers package, in private trees: the
 	# system's /var/lib/dkms and /lib/modules stay as they are.
-	if ! command -v dkms >/dev/null 2>&1 || [[ -z $dkms_name || -z $dkms_ver ]]; then
+	if ! command -v dkms >/dev/null 2>&1 || [[ -z $DKMS_NAME || -z $DKMS_VER ]]; then
 		not_ok "$kver: dkms is installed and module/dkms.conf names the package (run make deps)"
 		continue
 	fi
 	d=$tmp/dkms-$kver
-	msrc=$d/src/$dkms_name-$dkms_ver
-	mkdir -p "$msrc" "$d/tree" "$d/inst/$krel"
-	cp module/Kbuild module/Makefile module/yield_stats.c module/dkms.conf "$msrc/"
-	dopts=(-m "$dkms_name" -v "$dkms_ver" --dkmstree "$d/tree" --sourcetree "$d/src"
-		--installtree "$d/inst" --no-depmod)
-	dlog=$d/dkms.log
-	for step in add build install; do
-		k=()
-		[[ $step == add ]] || k=(-k "$krel" --kernelsourcedir "$root/$hdir")
-		if ! mok_signing_key=$d/mok.key mok_certificate=$d/mok.pub \
-			dkms "$step" "${dopts[@]}" "${k[@]}" >>"$dlog" 2>&1; then
-			echo "# dkms $step failed:"
-			tail -n 20 "$dlog" | sed 's/^/#   /'
-			break
-		fi
-	done
+	dkms_install "$d" "$krel" "$root/$hdir"
 	ko=$d/inst/$krel/updates/dkms/yield_stats.ko
-	check "$kver: dkms add, build, install $dkms_name/$dkms_ver against the extracted linux-headers-$krel" \
+	check "$kver: dkms add, build, install $DKMS_NAME/$DKMS_VER against the extracted linux-headers-$krel" \
 		test -f "$ko"
 	vm=$( [[ -f $ko ]] && modinfo -F vermagic "$ko")
 	check "$kver: the DKMS-built yield_stats.ko is for $krel (vermagic '${vm%% *}')" \
 		test "${vm%% *}" = "$krel"
-	dkms remove "${dopts[@]}" -k "$krel" >>"$dlog" 2>&1
-	check "$kver: dkms remove $dkms_name/$dkms_ver leaves no module behind" \
-		test -z "$(find "$d/tree" "$d/inst" -name 'yield_stats*.ko*')"
+	check "$kver: dkms remove $DKMS_NAME/$DKMS_VER leaves no module behind" \
+		dkms_uninstall "$d" "$krel"
 done
 echo "1..$n"

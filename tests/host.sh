@@ -201,30 +201,13 @@ if [[ -n $hdrs && -f $hdrs/Makefile ]]; then
 	else
 		not_ok "module builds against Debian's linux-headers-$krel: $out"
 	fi
-	name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' module/dkms.conf)
-	ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' module/dkms.conf)
-	if command -v dkms >/dev/null 2>&1 && [[ -n $name && -n $ver ]]; then
-		src=$tmp/dkms-src/$name-$ver
-		mkdir -p "$src" "$tmp/dkms-tree" "$tmp/dkms-inst/$krel"
-		cp module/Kbuild module/Makefile module/yield_stats.c module/dkms.conf "$src/"
-		dopts=(-m "$name" -v "$ver" --dkmstree "$tmp/dkms-tree" --sourcetree "$tmp/dkms-src"
-			--installtree "$tmp/dkms-inst" --no-depmod)
-		dlog=$tmp/dkms.log
-		for step in add build install; do
-			k=()
-			[[ $step == add ]] || k=(-k "$krel")
-			if ! mok_signing_key=$tmp/mok.key mok_certificate=$tmp/mok.pub \
-				dkms "$step" "${dopts[@]}" "${k[@]}" >>"$dlog" 2>&1; then
-				echo "# dkms $step failed:"
-				tail -n 20 "$dlog" | sed 's/^/#   /'
-				break
-			fi
-		done
-		check "dkms add, build and install $name/$ver for $krel with module/dkms.conf" \
-			test -f "$tmp/dkms-inst/$krel/updates/dkms/yield_stats.ko"
-		dkms remove "${dopts[@]}" --all >>"$dlog" 2>&1
-		check "dkms remove $name/$ver leaves no module behind" \
-			test -z "$(find "$tmp/dkms-tree" "$tmp/dkms-inst" -name 'yield_stats*.ko*')"
+	. tests/dkms.sh
+	if command -v dkms >/dev/null 2>&1 && [[ -n $DKMS_NAME && -n $DKMS_VER ]]; then
+		dkms_install "$tmp/dkms" "$krel"
+		check "dkms add, build and install $DKMS_NAME/$DKMS_VER for $krel with module/dkms.conf" \
+			test -f "$tmp/dkms/inst/$krel/updates/dkms/yield_stats.ko"
+		check "dkms remove $DKMS_NAME/$DKMS_VER leaves no module behind" \
+			dkms_uninstall "$tmp/dkms" "$krel"
 	else
 		not_ok "dkms is installed and module/dkms.conf names the package (run make deps)"
 	fi

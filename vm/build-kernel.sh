@@ -91,17 +91,7 @@ if [[ ! -f $obj/.config || $(cat "$obj/.scy-config-hash" 2>/dev/null) != "$chash
 	kmake -s olddefconfig >/dev/null
 	echo "$chash" >"$obj/.scy-config-hash"
 fi
-bad=0
-for f in "${frags[@]}"; do
-	while IFS= read -r line; do
-		[[ $line == CONFIG_* ]] || continue
-		grep -qxF "$line" "$obj/.config" || {
-			log "config: '$line' from ${f##*/} did not survive olddefconfig"
-			bad=1
-		}
-	done <"$f"
-done
-[[ $bad == 0 ]] || die "configuration check failed"
+fragments_hold "$obj/.config" "${frags[@]}" || die "configuration check failed"
 
 # 4. Build, with progress.
 export CCACHE_DIR=${CCACHE_DIR:-$SCY_CACHE/ccache}

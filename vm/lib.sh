@@ -97,6 +97,24 @@ config_hash() {
 	cat "$SCY_REPO/vm/guest.config" "$@" | sha256sum | cut -c1-12
 }
 
+# fragments_hold CONFIG FRAGMENT...: every CONFIG_ line of the fragments is
+# in CONFIG as written (olddefconfig drops what a dependency forbids); says
+# which ones are not. Status 1 if any is missing.
+fragments_hold() {
+	local config=$1 f line bad=0
+	shift
+	for f in "$@"; do
+		while IFS= read -r line; do
+			[[ $line == CONFIG_* ]] || continue
+			grep -qxF "$line" "$config" || {
+				log "config: '$line' from ${f##*/} did not survive olddefconfig"
+				bad=1
+			}
+		done <"$f"
+	done
+	return $bad
+}
+
 # build_dir KVER PATCHED [extra fragments]: where that kernel is built.
 build_dir() {
 	local kver=$1 patched=$2 ph
