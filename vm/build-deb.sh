@@ -157,20 +157,8 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 rm -f "$work"/*.deb "$work"/*.buildinfo "$work"/*.changes
 blog=$work/build.log
 log "make bindeb-pkg: $kver, $debconfig config, release $krel, version $pkgversion, $jobs jobs (log: $blog)"
-start=$(date +%s)
-kmake -j"$jobs" KDEB_PKGVERSION="$pkgversion" bindeb-pkg >"$blog" 2>&1 &
-pid=$!
-while kill -0 "$pid" 2>/dev/null; do
-	sleep 30 &
-	wait $! || true
-	kill -0 "$pid" 2>/dev/null || break
-	log "  $kver-deb-$debconfig: $(grep -cE '^  CC|gcc .* -c -o' "$blog" || true) files compiled, $(($(date +%s) - start)) s"
-done
-if ! wait "$pid"; then
-	tail -n 30 "$blog" >&2
-	die "make bindeb-pkg failed (log: $blog)"
-fi
-secs=$(($(date +%s) - start))
+make_progress "$kver-deb-$debconfig" "$blog" kmake -j"$jobs" KDEB_PKGVERSION="$pkgversion" bindeb-pkg
+secs=$build_secs
 log "bindeb-pkg of $kver ($debconfig config) took $secs s"
 
 shopt -s nullglob

@@ -98,20 +98,8 @@ export CCACHE_DIR=${CCACHE_DIR:-$SCY_CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 blog=$work/build.log
 log "building $kver-$flavor with $(nproc) jobs (log: $blog)"
-start=$(date +%s)
-kmake -j"$(nproc)" all >"$blog" 2>&1 &
-pid=$!
-while kill -0 "$pid" 2>/dev/null; do
-	sleep 20 &
-	wait $! || true
-	kill -0 "$pid" 2>/dev/null || break
-	log "  $kver-$flavor: $(grep -c '^  CC' "$blog" || true) files compiled, $(( $(date +%s) - start )) s"
-done
-if ! wait "$pid"; then
-	tail -n 30 "$blog" >&2
-	die "kernel build failed (log: $blog)"
-fi
-log "built $kver-$flavor in $(( $(date +%s) - start )) s; warnings: $(grep -c 'warning:' "$blog" || true)"
+make_progress "$kver-$flavor" "$blog" kmake -j"$(nproc)" all
+log "built $kver-$flavor in $build_secs s; warnings: $(grep -c 'warning:' "$blog" || true)"
 
 rm -rf "$out"
 mkdir -p "$out"

@@ -115,6 +115,28 @@ fragments_hold() {
 	return $bad
 }
 
+# make_progress LABEL LOG CMD...: run the build command CMD in the
+# background with its output in LOG, saying every 20 s how many files it
+# compiled; on failure print LOG's tail and die. Sets build_secs.
+make_progress() {
+	local label=$1 blog=$2 pid start
+	shift 2
+	start=$(date +%s)
+	"$@" >"$blog" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 20 &
+		wait $! || true
+		kill -0 "$pid" 2>/dev/null || break
+		log "  $label: $(grep -cE '^  CC|gcc .* -c -o' "$blog" || true) files compiled, $(($(date +%s) - start)) s"
+	done
+	if ! wait "$pid"; then
+		tail -n 30 "$blog" >&2
+		die "$label: build failed (log: $blog)"
+	fi
+	build_secs=$(($(date +%s) - start))
+}
+
 # build_dir KVER PATCHED [extra fragments]: where that kernel is built.
 build_dir() {
 	local kver=$1 patched=$2 ph
