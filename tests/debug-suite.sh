@@ -45,17 +45,8 @@ fi
 echo 1 >/proc/sys/kernel/sched_autogroup_enabled
 
 # kselftests, as in the normal guest
-for t in compat_yield_abi compat_yield_share; do
-	args=()
-	[[ $t == compat_yield_share ]] && args=(-d "$SCY_SHARE_DURATION")
-	echo "# running $t ${args[*]}"
-	"$ST/$t" "${args[@]}" >"$SCY_RESULTS/$t.tap" 2>&1
-	rc=$?
-	sed 's/^/  /' "$SCY_RESULTS/$t.tap"
-	if [[ $rc != 0 && $rc != 4 ]] && ! grep -q '^not ok' "$SCY_RESULTS/$t.tap"; then
-		not_ok "kselftest $t exited with status $rc"
-	fi
-done
+run_kselftest "$ST" compat_yield_abi
+run_kselftest "$ST" compat_yield_share -d "$SCY_SHARE_DURATION"
 
 # knob fuzzing: 10000 writes, alternating sysfs and sysctl, from 0 and from 1
 for start in 0 1; do

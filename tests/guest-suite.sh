@@ -190,19 +190,6 @@ if [[ $SCY_PATCHED == 1 && -e $knob ]]; then
 fi
 
 # kselftests
-for t in compat_yield_abi compat_yield_share; do
-	if [[ ! -x $ST/$t ]]; then
-		not_ok "kselftest $t was not built"
-		continue
-	fi
-	args=()
-	[[ $t == compat_yield_share ]] && args=(-d "$SCY_SHARE_DURATION" -o "$SCY_RESULTS/share-$SCY_KVER.csv")
-	echo "# running $t ${args[*]}"
-	"$ST/$t" "${args[@]}" >"$SCY_RESULTS/$t.tap" 2>&1
-	rc=$?
-	sed 's/^/  /' "$SCY_RESULTS/$t.tap"
-	if [[ $rc != 0 && $rc != 4 ]] && ! grep -q '^not ok' "$SCY_RESULTS/$t.tap"; then
-		not_ok "kselftest $t exited with status $rc"
-	fi
-done
+run_kselftest "$ST" compat_yield_abi
+run_kselftest "$ST" compat_yield_share -d "$SCY_SHARE_DURATION" -o "$SCY_RESULTS/share-$SCY_KVER.csv"
 echo "1..$n"

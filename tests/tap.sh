@@ -11,3 +11,23 @@ check() { # check DESCRIPTION CMD...: ok when CMD succeeds
 	shift
 	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
 }
+
+# run_kselftest DIR NAME ARGS...: run the kselftest DIR/NAME, keep its TAP in
+# $SCY_RESULTS/NAME.tap and echo it indented; one "not ok" of ours when it is
+# missing or exits abnormally (neither 0 nor 4, "skip") without a "not ok"
+# of its own.
+run_kselftest() {
+	local dir=$1 t=$2 rc
+	shift 2
+	if [[ ! -x $dir/$t ]]; then
+		not_ok "kselftest $t was not built"
+		return
+	fi
+	echo "# running $t $*"
+	"$dir/$t" "$@" >"$SCY_RESULTS/$t.tap" 2>&1
+	rc=$?
+	sed 's/^/  /' "$SCY_RESULTS/$t.tap"
+	if [[ $rc != 0 && $rc != 4 ]] && ! grep -q '^not ok' "$SCY_RESULTS/$t.tap"; then
+		not_ok "kselftest $t exited with status $rc"
+	fi
+}
