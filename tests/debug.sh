@@ -4,7 +4,8 @@
 # debug.sh KVER: build the debug variant of the patched KVER kernel
 # (vm/debug.config: KASAN, lockdep, UBSAN, KMEMLEAK, ...), the module against
 # it, boot it and run tests/debug-suite.sh inside: kselftests, knob fuzzing
-# and a stress of SCY_STRESS_SECONDS (default 60). vm/run.sh fails the run on
+# and a stress of SCY_STRESS_SECONDS (default 60; SCY_STRESS_KNOB=0|1 holds
+# the knob there instead of toggling it). vm/run.sh fails the run on
 # any kernel report in dmesg and when the guest does not shut down by itself.
 # Prints TAP.
 set -euo pipefail
@@ -32,6 +33,7 @@ SCY_MEM=${SCY_DEBUG_MEM:-1024} bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out
 	--append pci=noacpi \
 	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_MODULE="$mod/yield_stats.ko" \
 	SCY_STRESS_SECONDS="$stress" SCY_SHARE_DURATION="${SCY_SHARE_DURATION:-4}" \
+	SCY_STRESS_KNOB="${SCY_STRESS_KNOB:-toggle}" \
 	bash tests/debug-suite.sh || rc=$?
 cat "$out/job.log" 2>/dev/null || true
 echo "# accelerator: $(cat "$out/accel" 2>/dev/null); $(( $(date +%s) - start )) s; results in $out"
