@@ -5,7 +5,9 @@
 # Debian's linux-source-KVER, with the series from kernel-patches/vKVER
 # applied when PATCHED=1, on top of tinyconfig plus vm/guest.config (and
 # vm/patched.config). "debug" adds vm/debug.config (KASAN, lockdep, UBSAN,
-# KMEMLEAK, ...) to a patched kernel and builds it in a work tree of its own.
+# KMEMLEAK, ...) to a patched kernel, applies vm/debug-patches/vKVER (fixes of
+# kernel bugs that only the debug options expose) and builds it in a work
+# tree of its own.
 #
 # Work trees live outside the checkout in $SCY_CACHE/work/KVER-{stock,patched}
 # so that ccache and make see the same paths each time; only files whose
@@ -30,11 +32,22 @@ if [[ $patched == 1 ]]; then
 	flavor=patched
 	frags+=("$SCY_REPO/vm/patched.config")
 fi
+# Debug kernels also get vm/debug-patches/vKVER: fixes of kernel bugs that
+# only the debug options expose (none touches the scheduler); they are part
+# of the kernel's key.
+dpatches=()
 if [[ $variant == debug ]]; then
 	flavor=debug
 	frags+=("$SCY_REPO/vm/debug.config")
+	ddir=$SCY_REPO/vm/debug-patches/v$kver
+	if [[ -f $ddir/series ]]; then
+		while read -r p; do
+			[[ -z $p || $p == \#* ]] && continue
+			dpatches+=("$ddir/$p")
+		done <"$ddir/series"
+	fi
 fi
-key=$(basename "$(build_dir "$kver" "$patched" "${frags[@]:1}")")
+key=$(basename "$(build_dir "$kver" "$patched" "${frags[@]:1}" "${dpatches[@]}")")
 out=$SCY_CACHE/kernels/$key
 if [[ -f $out/bzImage && -f $out/.done ]]; then
 	log "kernel $kver-$flavor is cached ($key)"
@@ -77,6 +90,11 @@ if [[ $patched == 1 ]]; then
 			die "kernel-patches/v$kver/$p does not apply to Debian $debver"
 	done <"$pdir/series"
 fi
+for p in "${dpatches[@]}"; do
+	log "applying debug fix ${p#"$SCY_REPO"/}"
+	patch -d "$src" -p1 -s --no-backup-if-mismatch <"$p" ||
+		die "${p#"$SCY_REPO"/} does not apply to Debian $debver"
+done
 
 # 3. Configuration: tinyconfig + fragments, checked.
 obj=$work/obj

@@ -39,6 +39,23 @@ for pdir in "$SCY_REPO"/kernel-patches/v*/; do
 		fi
 	done
 done
+# The debug kernels' fixes (vm/debug-patches) are kernel patches too.
+for pdir in "$SCY_REPO"/vm/debug-patches/v*/; do
+	[[ -f $pdir/series ]] || continue
+	kver=$(basename "$pdir")
+	ref=$(ref_tree "${kver#v}")
+	for p in $(grep -v '^#' "$pdir/series"); do
+		n=$((n + 1))
+		if out=$(cd "$ref" && ./scripts/checkpatch.pl --strict --quiet "$pdir/$p" 2>&1) &&
+			[[ -z $out ]]; then
+			echo "ok $n - checkpatch --strict debug-patches/$kver/$p"
+		else
+			echo "not ok $n - checkpatch --strict debug-patches/$kver/$p"
+			echo "$out" | sed 's/^/#   /'
+			fail=1
+		fi
+	done
+done
 # The module is not part of the series but follows kernel style too.
 n=$((n + 1))
 ref=$(ref_tree 6.12)
