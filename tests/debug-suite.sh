@@ -13,10 +13,11 @@
 #   - CPU 1 taken offline and back online;
 #   - workers switched between SCHED_OTHER, SCHED_BATCH, SCHED_IDLE and
 #     SCHED_FIFO and reniced while they run.
-# Pass: every worker made progress, every churn loop ran, the toggler kept
-# writing (its rate is reported), kmemleak reports nothing; the host side fails
-# the run on any WARNING/BUG/KASAN/UBSAN/lockdep/hung-task report in dmesg
-# and when the guest does not shut down by itself (vm/run.sh).
+# Pass: every worker made progress, every churn loop ran without a failed
+# round (churn skips workers that exited), the toggler kept writing (its
+# rate is reported), kmemleak reports nothing; the host side fails the run
+# on any WARNING/BUG/KASAN/UBSAN/lockdep/hung-task report in dmesg and when
+# the guest does not shut down by itself (vm/run.sh).
 set -u
 : "${SCY_BIN:?}" "${SCY_KVER:?}" "${SCY_STRESS_SECONDS:=60}" "${SCY_SHARE_DURATION:=4}"
 ST=$SCY_BIN/selftests
@@ -198,7 +199,8 @@ for l in module cgroup hotplug policy; do
 	what=what_$l
 	[[ $l == hotplug ]] && o=$c
 	echo "# $l churn: ${c:-0} rounds, ${o:-0} ${!what}, ${f:-0} failed rounds${g:+, $g skipped (worker gone)}; first errors: $(head -c 300 "$W/$l.err" 2>/dev/null | tr '\n' ' ')"
-	check "stress: $l churn ran (${c:-0} rounds, ${o:-0} ${!what})" test "${c:-0}" -gt 0 -a "${o:-0}" -gt 0
+	check "stress: $l churn ran (${c:-0} rounds, ${o:-0} ${!what}, ${f:-0} failed)" \
+		test "${c:-0}" -gt 0 -a "${o:-0}" -gt 0 -a "${f:-0}" = 0
 done
 check "stress: CPU 1 is back online" test "$(cat /sys/devices/system/cpu/cpu1/online)" = 1
 
