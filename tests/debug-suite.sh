@@ -49,20 +49,10 @@ echo 1 >/proc/sys/kernel/sched_autogroup_enabled
 run_kselftest "$ST" compat_yield_abi
 run_kselftest "$ST" compat_yield_share -d "$SCY_SHARE_DURATION"
 
-# knob fuzzing: 10000 writes, alternating sysfs and sysctl, from 0 and from 1
-for start in 0 1; do
-	echo $start >$knob
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	out=$("$TT/knob-fuzz" fuzz -n 10000 -s $((start + 1)) 2>&1)
-	rc=$?
-	echo "# $out ($(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }') s)"
-	check "knob fuzzing from $start: 10000 writes, invalid ones EINVAL, value only changed by valid ones" \
-		test $rc = 0
-done
-out=$("$TT/knob-fuzz" nonroot 2>&1)
-rc=$?
-echo "# $out"
-check "knob: writes as uid 65534 refused, value unchanged" test $rc = 0
+# knob fuzzing under KASAN: 2 x SCY_FUZZ_WRITES (default 10000; the normal
+# guests do 2 x 10000 too). Each valid write flips the static key, which is
+# what makes it slow here (100-500 s for 10000 writes).
+knob_fuzz "$TT" "${SCY_FUZZ_WRITES:-10000}"
 
 # the stress
 D=$SCY_STRESS_SECONDS

@@ -54,6 +54,9 @@ if [[ $SCY_PATCHED == 1 ]]; then
 	check "admin guide: writing 2 fails ($rc) and leaves the value as it was" \
 		test $rc -ne 0 -a "$(cat $knob)" = 0
 	echo 0 >$knob
+	# 2 x 10000 random writes (valid values, near misses, random bytes up
+	# to a page) to the sysfs file and the sysctl, and non-root writes.
+	knob_fuzz "$SCY_BIN/tests" 10000
 	check "tracepoint sched:sched_yield_fair exists" test -d $event
 else
 	check "stock kernel has no knob" test ! -e $knob

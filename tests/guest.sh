@@ -15,6 +15,7 @@ out=$RESULTS/guest-$kver-$flavor
 
 kdir=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" "$patched")
 make -s -C "$SCY_REPO" userspace selftests RESULTS="$RESULTS" >&2
+make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2
 
 # The yield statistics module, built against this kernel (W=1).
 mod=$RESULTS/module-$kver-$flavor

@@ -31,3 +31,24 @@ run_kselftest() {
 		not_ok "kselftest $t exited with status $rc"
 	fi
 }
+
+# knob_fuzz TOOLDIR WRITES: knob-fuzz's WRITES random writes, alternating
+# sysfs and sysctl, starting from 0 and again from 1 (seeds 1 and 2), then
+# the non-root writes; a check each. Leaves the knob at 0.
+knob_fuzz() {
+	local tt=$1 writes=$2 start out rc t0
+	for start in 0 1; do
+		echo $start >/sys/kernel/sched_compat_yield
+		t0=$(cut -d' ' -f1 /proc/uptime)
+		out=$("$tt/knob-fuzz" fuzz -n "$writes" -s $((start + 1)) 2>&1)
+		rc=$?
+		echo "# $out ($(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }') s)"
+		check "knob fuzzing from $start: $writes writes, invalid ones EINVAL, value only changed by valid ones" \
+			test $rc = 0
+	done
+	out=$("$tt/knob-fuzz" nonroot 2>&1)
+	rc=$?
+	echo "# $out"
+	check "knob: writes as uid 65534 refused, value unchanged" test $rc = 0
+	echo 0 >/sys/kernel/sched_compat_yield
+}
