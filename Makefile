@@ -70,7 +70,8 @@ check:
 
 # The debug guests alone, with the 5-minute stress.
 check-debug: deps
-	@SCY_CHECK_STAGES=debug SCY_STRESS_SECONDS=$${SCY_STRESS_SECONDS:-300} bash tests/run-all.sh
+	@SCY_CHECK_STAGES=debug SCY_STRESS_SECONDS=$${SCY_STRESS_SECONDS:-300} \
+		SCY_FUZZ_WRITES=$${SCY_FUZZ_WRITES:-10000} bash tests/run-all.sh
 
 # Benchmarks in a guest of KVER (PATCHED=0: the stock baseline).
 bench-share bench-mpi: deps

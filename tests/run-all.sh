@@ -12,13 +12,11 @@
 # full 30 s runs are `make demo` and the results page); SCY_MODULE_CYCLES
 # the module load/unload cycles (below). After the test guests: the
 # starvation checks (one-CPU guests under -icount), the stock guests, and
-# the debug guests (KASAN, lockdep, ...: selftests, knob fuzzing and a
-# stress of SCY_STRESS_SECONDS) run with `make check-debug` (300 s of
-# stress), or here with SCY_CHECK_STAGES="host deb guest starve stock debug"
-# (60 s): they are not in the default set yet, because a debug guest takes
-# about 15 minutes on this 2-core host. SCY_CHECK_STAGES selects the stage
-# groups (default "host deb guest starve stock"; deb: the Debian packages,
-# tests/deb.sh).
+# the debug guests (KASAN, lockdep, ...: selftests, 2 x SCY_FUZZ_WRITES
+# fuzzed knob writes, 2000 here, and a stress of SCY_STRESS_SECONDS, 60 s
+# here; `make check-debug` runs them alone with 10000 writes and 300 s).
+# SCY_CHECK_STAGES selects the stage groups (default "host deb guest starve
+# stock debug"; deb: the Debian packages, tests/deb.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . vm/lib.sh
@@ -65,9 +63,10 @@ stage() {
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 }
 
-stages=${SCY_CHECK_STAGES:-host deb guest starve stock}
+stages=${SCY_CHECK_STAGES:-host deb guest starve stock debug}
 want() { [[ " $stages " == *" $1 "* ]]; }
 export SCY_STRESS_SECONDS=${SCY_STRESS_SECONDS:-60}
+export SCY_FUZZ_WRITES=${SCY_FUZZ_WRITES:-2000}
 
 stage deps bash vm/deps.sh
 if want host; then
