@@ -11,6 +11,21 @@ set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 fail=0
+# checkpatch_ok TREE NAME ARGS...: checkpatch.pl --strict --quiet ARGS run in
+# TREE; one TAP line for NAME, the messages under it when there are any.
+checkpatch_ok() {
+	local tree=$1 name=$2 out
+	shift 2
+	n=$((n + 1))
+	if out=$(cd "$tree" && ./scripts/checkpatch.pl --strict --quiet "$@" 2>&1) &&
+		[[ -z $out ]]; then
+		echo "ok $n - checkpatch --strict $name"
+	else
+		echo "not ok $n - checkpatch --strict $name"
+		echo "$out" | sed 's/^/#   /'
+		fail=1
+	fi
+}
 for pdir in "$SCY_REPO"/kernel-patches/v*/; do
 	kver=$(basename "$pdir")
 	kver=${kver#v}
@@ -28,15 +43,7 @@ for pdir in "$SCY_REPO"/kernel-patches/v*/; do
 		patch -d "$tree" -p1 -s <"$pdir/$p" >/dev/null
 	done
 	for p in $patches; do
-		n=$((n + 1))
-		if out=$(cd "$tree" && ./scripts/checkpatch.pl --strict --quiet "$pdir/$p" 2>&1) &&
-			[[ -z $out ]]; then
-			echo "ok $n - checkpatch --strict v$kver/$p"
-		else
-			echo "not ok $n - checkpatch --strict v$kver/$p"
-			echo "$out" | sed 's/^/#   /'
-			fail=1
-		fi
+		checkpatch_ok "$tree" "v$kver/$p" "$pdir/$p"
 	done
 done
 # The debug kernels' fixes (vm/debug-patches) are kernel patches too.
@@ -45,27 +52,10 @@ for pdir in "$SCY_REPO"/vm/debug-patches/v*/; do
 	kver=$(basename "$pdir")
 	ref=$(ref_tree "${kver#v}")
 	for p in $(grep -v '^#' "$pdir/series"); do
-		n=$((n + 1))
-		if out=$(cd "$ref" && ./scripts/checkpatch.pl --strict --quiet "$pdir/$p" 2>&1) &&
-			[[ -z $out ]]; then
-			echo "ok $n - checkpatch --strict debug-patches/$kver/$p"
-		else
-			echo "not ok $n - checkpatch --strict debug-patches/$kver/$p"
-			echo "$out" | sed 's/^/#   /'
-			fail=1
-		fi
+		checkpatch_ok "$ref" "debug-patches/$kver/$p" "$pdir/$p"
 	done
 done
 # The module is not part of the series but follows kernel style too.
-n=$((n + 1))
-ref=$(ref_tree 6.12)
-if out=$(cd "$ref" && ./scripts/checkpatch.pl --strict --no-tree --quiet -f \
-	"$SCY_REPO/module/yield_stats.c" 2>&1) && [[ -z $out ]]; then
-	echo "ok $n - checkpatch --strict -f module/yield_stats.c"
-else
-	echo "not ok $n - checkpatch --strict -f module/yield_stats.c"
-	echo "$out" | sed 's/^/#   /'
-	fail=1
-fi
+checkpatch_ok "$(ref_tree 6.12)" "-f module/yield_stats.c" --no-tree -f "$SCY_REPO/module/yield_stats.c"
 echo "1..$n"
 exit $fail
