@@ -116,6 +116,12 @@ for bad in "" "alone -n 2" "probe -n 0" "sleepers -d x" "probe -c -1" "nap"; do
 	rc=$?
 	check "starve ${bad:-(no arguments)}: exit status 2 ($rc) with a message" test $rc -eq 2 -a -n "$err"
 done
+for bad in "" "policy" "policy -d 0" "cgroup -d x" "policy -d 1 -c /tmp" "move -d 1"; do
+	# shellcheck disable=SC2086
+	err=$("$tmp/bin/tests/churn" $bad 2>&1 >/dev/null)
+	rc=$?
+	check "churn ${bad:-(no arguments)}: exit status 2 ($rc) with a message" test $rc -eq 2 -a -n "$err"
+done
 ys=$tmp/bin/yield-share
 for bad in "-d -1" "-d abc" "-p nowhere" "-n -2" "-m sleep" "-k 2" "-f xml" "--bogus"; do
 	# shellcheck disable=SC2086
