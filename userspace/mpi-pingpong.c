@@ -10,18 +10,23 @@
  * 2k+1 form a pair of their own that does the same, all pairs at once;
  * rank 0 gathers every pair's samples. Prints one summary line
  *   mean_us=.. stddev_us=.. median_us=.. p99_us=.. iterations=.. size=..
- *   delay_us=.. ranks=.. start_ns=.. end_ns=..
+ *   delay_us=.. ranks=.. start_ns=.. end_ns=.. cpus=A:B/A:B/..
  * (statistics over the samples of all pairs; start_ns and end_ns:
  * CLOCK_MONOTONIC at rank 0's first and after its last timed ping-pong, for
- * tools that measure what else ran on the CPU meanwhile) and with -o FILE
+ * tools that measure what else ran on the CPU meanwhile; cpus: per rank in
+ * rank order, the CPU it ran on (sched_getcpu()) at the start of the timed
+ * loop and after it, so that a reader can tell whether a pair shared a
+ * CPU) and with -o FILE
  * every sample in microseconds, one per line, pair after pair.
  *
  * usage: mpirun -np 2|4|.. mpi-pingpong [-n ITER] [-s SIZE] [-D DELAY_US]
  *                                       [-w WARMUP] [-o FILE]
  */
+#define _GNU_SOURCE /* sched_getcpu */
 #include <errno.h>
 #include <math.h>
 #include <mpi.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +69,7 @@ int main(int argc, char **argv)
 	const char *out = NULL;
 	double *t, *all = NULL, sum = 0, sq = 0, mean, sd;
 	struct timespec start = { 0, 0 }, end;
-	int rank, nranks, opt, peer;
+	int rank, nranks, opt, peer, cpu[2], *cpus = NULL;
 	long n;
 	char *buf;
 	long i;
@@ -94,14 +99,19 @@ int main(int argc, char **argv)
 	n = iters * (nranks / 2);
 	buf = calloc(1, size);
 	t = calloc(iters, sizeof(*t));
-	if (!rank)
+	if (!rank) {
 		all = calloc(n, sizeof(*all));
-	if (!buf || !t || (!rank && !all))
+		cpus = calloc(2 * nranks, sizeof(*cpus));
+	}
+	if (!buf || !t || (!rank && (!all || !cpus)))
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	MPI_Barrier(MPI_COMM_WORLD);
 	for (i = -warmup; i < iters; i++) {
-		if (i == 0 && !rank)
-			clock_gettime(CLOCK_MONOTONIC, &start);
+		if (i == 0) {
+			if (!rank)
+				clock_gettime(CLOCK_MONOTONIC, &start);
+			cpu[0] = sched_getcpu();
+		}
 		if (rank % 2 == 0) {
 			double t0 = now_us(), t1;
 
@@ -119,6 +129,8 @@ int main(int argc, char **argv)
 		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &end);
+	cpu[1] = sched_getcpu();
+	MPI_Gather(cpu, 2, MPI_INT, cpus, 2, MPI_INT, 0, MPI_COMM_WORLD);
 	/* odd ranks contribute their (unused, zeroed) buffer: drop it below */
 	if (!rank) {
 		double *recv = calloc((size_t)iters * nranks, sizeof(*recv));
@@ -153,10 +165,14 @@ int main(int argc, char **argv)
 		mean = sum / n;
 		sd = sqrt(fmax(sq / n - mean * mean, 0));
 		qsort(t, n, sizeof(*t), cmp_double);
-		printf("mean_us=%.2f stddev_us=%.2f median_us=%.2f p99_us=%.2f iterations=%ld size=%ld delay_us=%ld ranks=%d start_ns=%lld end_ns=%lld\n",
+		printf("mean_us=%.2f stddev_us=%.2f median_us=%.2f p99_us=%.2f iterations=%ld size=%ld delay_us=%ld ranks=%d start_ns=%lld end_ns=%lld cpus=",
 		       mean, sd, t[n / 2], t[(long)(n * 0.99)], iters, size, delay,
 		       nranks, start.tv_sec * 1000000000LL + start.tv_nsec,
 		       end.tv_sec * 1000000000LL + end.tv_nsec);
+		for (i = 0; i < nranks; i++)
+			printf("%s%d:%d", i ? "/" : "", cpus[2 * i], cpus[2 * i + 1]);
+		printf("\n");
+		free(cpus);
 	}
 	free(buf);
 	free(t);
