@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-mpi-all.sh [-r REPS] [-n ITER] [-D DELAY_US] [-P PARTS] [-o DIR]
+# bench-mpi-all.sh [-r REPS] [-n ITER] [-D DELAY_US] [-P PARTS] [-L LIBS]
+#                  [-Y POLLS] [-a] [-o DIR]
 #
 # The MPI ping-pong (mpi-pingpong, rank 0 a straggler by DELAY_US) with real
 # MPI libraries, oversubscribed, with the sched_compat_yield knob at 0 and 1
@@ -13,6 +14,16 @@
 #               setting, MPIR_CVAR_POLLS_BEFORE_YIELD, belongs to ch3:nemesis:
 #               ch4 never reads it and libmpich.so does not call
 #               sched_yield() at all, so MPICH polls whatever it is set to.
+#   mpich-ch3-y0  MPICH of the same Debian source built with ch3:nemesis
+#               (vm/build-mpich-ch3.sh; mpi-pingpong-mpich-ch3 and its
+#               mpiexec-mpich-ch3), MPIR_CVAR_POLLS_BEFORE_YIELD=0 (polls)
+#   mpich-ch3-y1  the same, MPIR_CVAR_POLLS_BEFORE_YIELD=POLLS (-Y, default
+#               1000, MPICH's default): nemesis' blocking receive calls
+#               sched_yield() after every POLLS empty polls
+# LIBS (-L, default all of them; the mpich-ch3 ones only when built): the
+# wait strategies to run. -a adds the rows to an existing DIR/mpi-all.csv
+# (e.g. -L "mpich-ch3-y0 mpich-ch3-y1" adds those rows to an earlier run)
+# instead of starting it anew.
 # Parts (PARTS, default "lat lat4 idle coloc"):
 #   lat    2 ranks on one CPU
 #   lat4   4 ranks (2 pairs) on 2 CPUs, placed by the scheduler (needs 2 CPUs)
@@ -27,24 +38,29 @@
 # co_cpu_ns / window_ns, harvest = co_cpu_ns / wait_ns.
 # Within a repeat every point runs at both knob values back to back, the
 # order alternating from one repeat to the next. Writes DIR/mpi-all.csv and
-# the samples of every run to DIR/samples/. Run as root, in a guest
+# the samples of every run to DIR/samples/. rank_cpus: per rank, the CPU it
+# ran on at the start and at the end of the timed loop ("A:B/A:B/..", rank
+# order; ranks 2k and 2k+1 are a pair). Run as root, in a guest
 # (vm/bench.sh mpi-all). Binaries from $SCY_BIN (default: this directory).
 set -euo pipefail
-reps=3 iters=200 delay=50 parts="lat lat4 idle coloc" out=.
+reps=3 iters=200 delay=50 parts="lat lat4 idle coloc" out=. libs= polls=1000 append=0
 usage() {
-	echo "usage: bench-mpi-all.sh [-r REPS] [-n ITER] [-D DELAY_US] [-P PARTS] [-o DIR]" >&2
+	echo "usage: bench-mpi-all.sh [-r REPS] [-n ITER] [-D DELAY_US] [-P PARTS] [-L LIBS] [-Y POLLS] [-a] [-o DIR]" >&2
 	exit 2
 }
 die() {
 	echo "bench-mpi-all.sh: $*" >&2
 	exit 1
 }
-while getopts "r:n:D:P:o:h" o; do
+while getopts "r:n:D:P:L:Y:ao:h" o; do
 	case $o in
 	r) reps=$OPTARG ;;
 	n) iters=$OPTARG ;;
 	D) delay=$OPTARG ;;
 	P) parts=$OPTARG ;;
+	L) libs=$OPTARG ;;
+	Y) polls=$OPTARG ;;
+	a) append=1 ;;
 	o) out=$OPTARG ;;
 	*) usage ;;
 	esac
@@ -52,15 +68,35 @@ done
 [[ $reps =~ ^[1-9][0-9]{0,2}$ ]] || usage
 [[ $iters =~ ^[1-9][0-9]{0,6}$ ]] || usage
 [[ $delay =~ ^[0-9]{1,7}$ ]] || usage
+[[ $polls =~ ^[1-9][0-9]{0,6}$ ]] || usage
 for p in $parts; do
 	case $p in lat | lat4 | idle | coloc) ;; *) die "-P: '$p' is not lat, lat4, idle or coloc" ;; esac
 done
 bin=${SCY_BIN:-$(dirname "$0")}
-for b in mpi-pingpong-openmpi mpi-pingpong-mpich cpu-work; do
-	[[ -x $bin/$b ]] || die "$bin/$b not built (make userspace; needs mpicc.openmpi and mpicc.mpich)"
+if [[ -z $libs ]]; then
+	libs="openmpi-y0 openmpi-y1 mpich"
+	[[ -x $bin/mpi-pingpong-mpich-ch3 ]] && libs+=" mpich-ch3-y0 mpich-ch3-y1"
+fi
+read -ra libs <<<"$libs"
+((${#libs[@]})) || usage
+[[ -x $bin/cpu-work ]] || die "$bin/cpu-work not built (make userspace)"
+for lib in "${libs[@]}"; do
+	case $lib in
+	openmpi-y0 | openmpi-y1)
+		[[ -x $bin/mpi-pingpong-openmpi ]] || die "$bin/mpi-pingpong-openmpi not built (make userspace; needs mpicc.openmpi)"
+		command -v mpirun.openmpi >/dev/null || die "mpirun.openmpi not found (openmpi-bin)" ;;
+	mpich)
+		[[ -x $bin/mpi-pingpong-mpich ]] || die "$bin/mpi-pingpong-mpich not built (make userspace; needs mpicc.mpich)"
+		command -v mpirun.mpich >/dev/null || die "mpirun.mpich not found (mpich)" ;;
+	mpich-ch3-y0 | mpich-ch3-y1)
+		[[ -x $bin/mpi-pingpong-mpich-ch3 && -x $bin/mpiexec-mpich-ch3 ]] ||
+			die "$bin/mpi-pingpong-mpich-ch3 not built (bash vm/build-mpich-ch3.sh, then make userspace)" ;;
+	*) die "-L: '$lib' is not openmpi-y0, openmpi-y1, mpich, mpich-ch3-y0 or mpich-ch3-y1" ;;
+	esac
 done
-command -v mpirun.openmpi >/dev/null || die "mpirun.openmpi not found (openmpi-bin)"
-command -v mpirun.mpich >/dev/null || die "mpirun.mpich not found (mpich)"
+# hydra finds its proxy next to the real mpiexec.hydra, not next to the link
+mpiexec_ch3=$(readlink -f "$bin/mpiexec-mpich-ch3" 2>/dev/null || true)
+[[ " ${libs[*]} " == *" mpich-ch3-y1 "* ]] && mkdir -p "$out" && echo "$polls" >"$out/mpich-ch3-polls"
 mkdir -p "$out/samples"
 knob=/sys/kernel/sched_compat_yield
 if [[ -e $knob ]]; then
@@ -88,6 +124,12 @@ run_pp() {
 	mpich)
 		taskset -c "$cpus" mpirun.mpich -launcher fork -np "$np" \
 			"$bin/mpi-pingpong-mpich" -n "$iters" -w "$warm" -D "$delay" -o "$samples" ;;
+	mpich-ch3-y0 | mpich-ch3-y1)
+		local y=0
+		[[ $lib == mpich-ch3-y1 ]] && y=$polls
+		taskset -c "$cpus" "$mpiexec_ch3" -launcher fork -np "$np" \
+			-genv MPIR_CVAR_POLLS_BEFORE_YIELD "$y" \
+			"$bin/mpi-pingpong-mpich-ch3" -n "$iters" -w "$warm" -D "$delay" -o "$samples" ;;
 	esac | grep '^mean_us='
 }
 
@@ -98,12 +140,23 @@ kv() { # kv KEY LINE
 # calibration: cpu-work alone on the CPU, 1 s
 cal=$("$bin/cpu-work" -c "$cpu" -d 1)
 echo "bench-mpi-all: cpu-work alone on CPU $cpu: $cal" >&2
-echo "calibration,$(uname -r),$(kv ns_per_unit "$cal")" >"$out/calibration.csv"
+# -a keeps the calibration of the run the rows are added to
+[[ $append == 1 && -s $out/calibration.csv ]] ||
+	echo "calibration,$(uname -r),$(kv ns_per_unit "$cal")" >"$out/calibration.csv"
 [[ -e /proc/sys/kernel/sched_autogroup_enabled ]] && echo 1 >/proc/sys/kernel/sched_autogroup_enabled
 
 csv=$out/mpi-all.csv
-echo "part,kernel,knob,lib,np,rep,mean_us,stddev_us,median_us,p99_us,iterations,delay_us,window_ns,wait_ns,co_cpu_ns,co_units,co_share,harvest" >"$csv"
-libs=(openmpi-y0 openmpi-y1 mpich)
+header="part,kernel,knob,lib,np,rep,mean_us,stddev_us,median_us,p99_us,iterations,delay_us,window_ns,wait_ns,co_cpu_ns,co_units,co_share,harvest,rank_cpus"
+if [[ $append == 1 && -s $csv ]]; then
+	# a CSV of before rank_cpus gets the column (empty in its rows)
+	first=$(head -n 1 "$csv")
+	if [[ $first != "$header" ]]; then
+		[[ $first == "${header%,rank_cpus}" ]] || die "-a: $csv has another header"
+		sed -i '1s/$/,rank_cpus/' "$csv"
+	fi
+else
+	echo "$header" >"$csv"
+fi
 total=0
 for p in $parts; do
 	[[ $p == lat4 && $ncpu -lt 2 ]] && continue
@@ -152,7 +205,7 @@ for p in $parts; do
 					share=$(kv win_share "$co")
 					harvest=$(awk -v c="$cocpu" -v w="$wait_ns" 'BEGIN { printf "%.4f", (w > 0 ? c / w : 0) }')
 				fi
-				echo "$p,$(uname -r),$k,$lib,$np,$r,$(kv mean_us "$line"),$(kv stddev_us "$line"),$(kv median_us "$line"),$(kv p99_us "$line"),$iters,$delay,$window,$wait_ns,$cocpu,$units,$share,$harvest" >>"$csv"
+				echo "$p,$(uname -r),$k,$lib,$np,$r,$(kv mean_us "$line"),$(kv stddev_us "$line"),$(kv median_us "$line"),$(kv p99_us "$line"),$iters,$delay,$window,$wait_ns,$cocpu,$units,$share,$harvest,$(kv cpus "$line")" >>"$csv"
 				n=$((n + 1))
 				printf 'bench-mpi-all: %d/%d (%d guest s): %s knob %s %s np %d rep %d: median %s us mean %s us%s\n' \
 					"$n" "$total" $(($(date +%s) - start)) "$p" "$k" "$lib" "$np" "$r" \

@@ -8,12 +8,15 @@
 #   mpi:   Open MPI ping-pong, 2 ranks on one CPU, 50 us straggler (REPS runs)
 #   mpi-all: Open MPI (yield_when_idle 0 and 1) and MPICH, 2 ranks on one CPU,
 #          4 on two, a SCHED_IDLE co-runner, a hog in another autogroup
-#          (userspace/bench-mpi-all.sh; REPS runs, ITER ping-pongs, PARTS).
+#          (userspace/bench-mpi-all.sh; REPS runs, ITER ping-pongs, PARTS;
+#          LIBS: only these wait strategies, their rows added to the
+#          existing mpi-all.csv; MPICH_POLLS: mpich-ch3-y1's polls per yield).
 #          Run it under -icount (SCY_ICOUNT=0; 6.1 needs SCY_CPUS=1 there):
 #          vm/bench-mpi-all.sh does.
 #   cost:  yield-cost, 2 vs 100 vs 1000 runnable tasks, loop throughput
 #   module: yield-cost with the yield_stats module not loaded and loaded,
 #          alternating in one boot (ROUNDS on-phases, REPS runs per phase)
+# SCY_BENCH_OUT=DIR: results in DIR instead.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -25,7 +28,7 @@ duration=${DURATION:-30}
 reps=${REPS:-5}
 flavor=stock
 [[ $patched == 1 ]] && flavor=patched
-out=$RESULTS/bench-$what-$kver-$flavor
+out=${SCY_BENCH_OUT:-$RESULTS/bench-$what-$kver-$flavor}
 bin=$RESULTS/bin
 make -s -C "$SCY_REPO" userspace selftests RESULTS="$RESULTS" >&2
 kdir=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" "$patched")
@@ -37,7 +40,7 @@ mpi)
 	cmd="SCY_BIN='$bin' bash userspace/bench-mpi.sh -r $reps -n ${ITER:-2000} -o \$SCY_RESULTS/mpi.csv"
 	tmo=$(( reps * 240 + 300 )) ;;
 mpi-all)
-	cmd="SCY_BIN='$bin' bash userspace/bench-mpi-all.sh -r $reps -n ${ITER:-200} -P '${PARTS:-lat lat4 idle coloc}' -o \$SCY_RESULTS"
+	cmd="SCY_BIN='$bin' bash userspace/bench-mpi-all.sh -r $reps -n ${ITER:-200} -P '${PARTS:-lat lat4 idle coloc}' -Y ${MPICH_POLLS:-1000}${LIBS:+ -a -L '$LIBS'} -o \$SCY_RESULTS"
 	tmo=${SCY_TIMEOUT:-$(( reps * 1200 + 600 ))} ;;
 cost)
 	cmd="SCY_BIN='$bin' bash userspace/bench-cost.sh -r $reps -d ${DURATION:-2} -o \$SCY_RESULTS/cost.csv"
