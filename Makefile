@@ -102,10 +102,15 @@ bench-pingpong: deps
 bench-pingpong-all: deps
 	@ICOUNT=$(ICOUNT) ICOUNT7=$(ICOUNT7) bash vm/bench-pingpong.sh all
 
-# Open MPI (yield_when_idle 0 and 1) and MPICH oversubscribed in guests of
-# both kernels under -icount: 2 ranks on one CPU, 4 on two, a SCHED_IDLE
-# co-runner, a hog in another autogroup (Documentation/results.md, section
-# 7). STEPS (default "6.1-patched 6.12-stock 6.12-patched"), REPS, ITER.
+# Open MPI (yield_when_idle 0 and 1) and MPICH (Debian's ch4:ucx, and
+# ch3:nemesis with MPIR_CVAR_POLLS_BEFORE_YIELD 0 and MPICH_POLLS, built
+# from Debian's source by vm/build-mpich-ch3.sh into $SCY_CACHE on first use:
+# 8.5 minutes here, once) oversubscribed in guests of both kernels under
+# -icount: 2 ranks on one CPU, 4 on two, a SCHED_IDLE co-runner, a hog in
+# another autogroup, and the 4 ranks of 6.1 under plain TCG
+# (Documentation/results.md, section 7). STEPS (default "6.1-patched
+# 6.1-patched-lat4tcg 6.12-stock 6.12-patched"), REPS, ITER, PARTS, LIBS
+# (only these wait strategies, added to the existing results).
 bench-mpi-all: deps userspace
 	@ICOUNT=$(ICOUNT) bash vm/bench-mpi-all.sh $(STEPS)
 

@@ -6,15 +6,26 @@
 # guests of both kernels under QEMU -icount (guest time = executed
 # instructions, see vm/run.sh), one guest at a time, then the tables and
 # the figure of Documentation/results.md section 7 (vm/mpi-all-report.sh).
-# STEPs (default 6.1-patched 6.12-stock 6.12-patched; 6.1-stock is the
-# fourth possible one). 6.1 hangs bringing up a second vCPU under -icount,
-# so its guests get one vCPU and skip the 4-rank part; 6.12 guests get two.
+# STEPs (default 6.1-patched 6.1-patched-lat4tcg 6.12-stock 6.12-patched;
+# 6.1-stock is a further possible one). 6.1 hangs bringing up a second vCPU
+# under -icount, so its guests get one vCPU and skip the 4-rank part; 6.12
+# guests get two. KVER-FLAVOR-lat4tcg runs that 4-rank part alone (PARTS
+# lat4, REPS default 3, ITER default 50) in a guest with 2 vCPUs under plain
+# multi-threaded TCG instead, into results/bench-mpi-all-KVER-FLAVOR-lat4tcg:
+# its times are the host's, they depend on its load; the report puts it in a
+# table of its own.
 # --report: no guests, only the report from the STEPs' existing results.
 # Environment: REPS (default 1), ITER (default 100), PARTS (default
-# "lat idle coloc lat4"), RESULTS, ICOUNT (default 0). Under -icount with
-# ITER=50 a run took 15-20 s of wall-clock time on 6.1 (one vCPU) and
-# 20-40 s on 6.12 (two) here. The report covers the STEPS given only: for
-# the tables of several invocations, --report with all of their STEPS.
+# "lat idle coloc lat4"), LIBS (default all wait strategies: see
+# userspace/bench-mpi-all.sh; given, only these run and their rows are
+# added to the step's existing mpi-all.csv), MPICH_POLLS (default 1000:
+# mpich-ch3-y1's MPIR_CVAR_POLLS_BEFORE_YIELD), RESULTS, ICOUNT (default 0).
+# Under -icount with ITER=50 a run took 15-20 s of wall-clock time on 6.1
+# (one vCPU) and 20-40 s on 6.12 (two) here. The report covers the STEPS
+# given only: for the tables of several invocations, --report with all of
+# their STEPS. Before the guests, vm/build-mpich-ch3.sh builds MPICH with
+# ch3:nemesis (the mpich-ch3-* strategies) if it is not built yet: about
+# 8.5 minutes here, once.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -22,18 +33,30 @@ R=${RESULTS:-$SCY_REPO/results}
 report_only=0
 [[ ${1:-} == --report ]] && { report_only=1; shift; }
 steps=("$@")
-((${#steps[@]})) || steps=(6.1-patched 6.12-stock 6.12-patched)
+((${#steps[@]})) || steps=(6.1-patched 6.1-patched-lat4tcg 6.12-stock 6.12-patched)
+if ((!report_only)); then
+	bash "$SCY_REPO/vm/build-mpich-ch3.sh" >/dev/null
+	make -s -C "$SCY_REPO" userspace RESULTS="$R" >&2
+fi
 dirs=()
 for s in "${steps[@]}"; do
-	kver=${s%-*} flavor=${s#*-}
+	IFS=- read -r kver flavor variant <<<"$s"
 	kver_check "$kver"
 	case $flavor in
 	patched) p=1 ;;
 	stock) p=0 ;;
-	*) die "bench-mpi-all.sh: '$s' is not KVER-patched or KVER-stock" ;;
+	*) die "bench-mpi-all.sh: '$s' is not KVER-patched, KVER-stock or KVER-FLAVOR-lat4tcg" ;;
 	esac
-	dirs+=("$R/bench-mpi-all-$kver-$flavor")
+	[[ -z $variant || $variant == lat4tcg ]] ||
+		die "bench-mpi-all.sh: '$s': the only variant is lat4tcg"
+	dirs+=("$R/bench-mpi-all-$s")
 	((report_only)) && continue
+	if [[ $variant == lat4tcg ]]; then
+		log "=== $s: 2 vCPUs, plain multi-threaded TCG (times depend on the host's load) ==="
+		(unset SCY_ICOUNT; SCY_CPUS=2 REPS=${REPS:-3} ITER=${ITER:-50} PARTS=lat4 RESULTS=$R \
+			SCY_BENCH_OUT=$R/bench-mpi-all-$s bash "$SCY_REPO/vm/bench.sh" mpi-all "$kver" "$p")
+		continue
+	fi
 	cpus=2
 	[[ $kver == 6.1 ]] && cpus=1
 	log "=== $s: $cpus vCPU(s), -icount shift=${ICOUNT:-0} ==="

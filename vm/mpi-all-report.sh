@@ -6,7 +6,10 @@
 # (results/bench-mpi-all-KVER-FLAVOR, in the order of the table columns).
 # Writes PREFIX-runs.csv (every run, a column for the kernel flavour and the
 # accelerator added), PREFIX.md (the tables) and PREFIX-latency.png,
-# PREFIX-harvest.png (gnuplot).
+# PREFIX-harvest.png (gnuplot). Directories whose runs were not under
+# -icount (results/bench-mpi-all-KVER-FLAVOR-lat4tcg: flavour
+# FLAVOR-lat4tcg) get tables of their own, labelled plain TCG, and are left
+# out of the figures. The MPICH ch3 rows appear where such runs exist.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 prefix=${1:?usage: mpi-all-report.sh PREFIX DIR...}
@@ -16,9 +19,11 @@ for d in "$@"; do
 	[[ -f $d/mpi-all.csv ]] || die "mpi-all-report.sh: $d/mpi-all.csv missing"
 done
 mkdir -p "$(dirname "$prefix")"
-# Times are instructions only when every run was under -icount.
+# Times are instructions only when every run was under -icount (the
+# plain-TCG directories, in tables of their own, aside).
 unit="guest us (-icount: 1 us = 1000 instructions)"
 for d in "$@"; do
+	[[ $d == *-lat4tcg || $d == *-lat4tcg/ ]] && continue
 	grep -q 'icount' "$d/accel" 2>/dev/null ||
 		unit="us of guest time under plain TCG (depends on the host's load)"
 done
@@ -27,10 +32,14 @@ python3 - "$prefix" "$@" <<'EOF'
 import csv, os, statistics, sys
 
 prefix, dirs = sys.argv[1], sys.argv[2:]
-rows, cols, accel, cal = [], [], {}, {}
+rows, cols, accel, cal, polls = [], [], {}, {}, {}
 for d in dirs:
     name = os.path.basename(d.rstrip('/')).replace('bench-mpi-all-', '')
-    kver, flavor = name.rsplit('-', 1)
+    kver, flavor = name.split('-', 1)
+    try:
+        polls[name] = open(os.path.join(d, 'mpich-ch3-polls')).read().strip()
+    except OSError:
+        pass
     try:
         accel[name] = open(os.path.join(d, 'accel')).read().strip()
     except OSError:
@@ -49,20 +58,33 @@ for d in dirs:
             if col not in cols:
                 cols.append(col)
 
-fields = ['kver', 'flavor'] + list(rows[0].keys())[:-3] + ['accel']
+fields = ['kver', 'flavor'] + [k for r in rows for k in r.keys()
+                               if k not in ('kver', 'flavor', 'accel')] + ['accel']
 fields = list(dict.fromkeys(fields))
+# plain-TCG columns (the lat4tcg steps) are kept apart from the -icount ones
+def is_tcg(c):
+    return c[1].endswith('-lat4tcg')
+tcg_cols = [c for c in cols if is_tcg(c)]
+cols = [c for c in cols if not is_tcg(c)]
 with open(prefix + '-runs.csv', 'w', newline='') as f:
     w = csv.DictWriter(f, fieldnames=fields, extrasaction='ignore')
     w.writeheader()
     w.writerows(rows)
 
 libs = ['openmpi-y0', 'openmpi-y1', 'mpich']
+# the ch3:nemesis MPICH (vm/build-mpich-ch3.sh) only where it ran
+libs += [l for l in ('mpich-ch3-y0', 'mpich-ch3-y1') if any(r['lib'] == l for r in rows)]
+pv = sorted(set(polls.values()))
 libname = {'openmpi-y0': 'Open MPI, yield_when_idle 0',
            'openmpi-y1': 'Open MPI, yield_when_idle 1',
-           'mpich': 'MPICH 4.0 (ch4:ucx, polls)'}
+           'mpich': 'MPICH 4.0 (ch4:ucx, polls)',
+           'mpich-ch3-y0': 'MPICH 4.0 ch3:nemesis, POLLS_BEFORE_YIELD 0 (polls)',
+           'mpich-ch3-y1': 'MPICH 4.0 ch3:nemesis, POLLS_BEFORE_YIELD '
+                           + (pv[0] if len(pv) == 1 else '(see the runs)') + ' (yields)'}
 
 def colname(c):
     k, fl, knob = c
+    fl = fl.replace('-lat4tcg', '')
     return f'{k} {fl}' + ('' if knob == 'stock' else f', knob {knob}')
 
 def sel(part, lib, col):
@@ -81,7 +103,7 @@ def spread(rs, key):
     return f'{fmt(min(v))}-{fmt(max(v))}' if len(v) > 1 else ''
 
 out = []
-def table(title, desc, part, cell):
+def table(title, desc, part, cell, cols=cols):
     present = [c for c in cols if any(sel(part, l, c) for l in libs)]
     if not present:
         return
@@ -96,9 +118,20 @@ def table(title, desc, part, cell):
         out.append(f'| {libname[l]} | ' + ' | '.join(cells) + ' |')
     out.append('')
 
+def shared(rs):
+    # ranks 2k and 2k+1 are a pair: on one CPU at the loop's start, its end
+    st = en = n = 0
+    for r in rs:
+        cpus = [x.split(':') for x in (r.get('rank_cpus') or '').split('/') if x]
+        for k in range(0, len(cpus) - 1, 2):
+            n += 1
+            st += cpus[k][0] == cpus[k + 1][0]
+            en += cpus[k][1] == cpus[k + 1][1]
+    return f'; pairs on one CPU at start/end {st}/{en} of {n}' if n else ''
+
 def lat_cell(rs, part, l, c):
     s = spread(rs, 'median_us')
-    return f"{fmt(med(rs, 'median_us'))} ({'run medians ' + s + '; ' if s else ''}p99 {fmt(med(rs, 'p99_us'))}; mean {fmt(med(rs, 'mean_us'))})"
+    return f"{fmt(med(rs, 'median_us'))} ({'run medians ' + s + '; ' if s else ''}p99 {fmt(med(rs, 'p99_us'))}; mean {fmt(med(rs, 'mean_us'))}{shared(rs) if part == 'lat4' else ''})"
 
 def co_cell(rs, part, l, c):
     base = sel('lat', l, c)
@@ -113,9 +146,10 @@ def co_cell(rs, part, l, c):
         txt += f'; loop {ovh:+.1f}%, median {fmt(med(rs, "median_us"))} us'
     return txt
 
-n = sorted({r['rep'] for r in rows})
-it = sorted({r['iterations'] for r in rows})
-dl = sorted({r['delay_us'] for r in rows})
+main = [r for r in rows if not r['flavor'].endswith('-lat4tcg')] or rows
+n = sorted({r['rep'] for r in main})
+it = sorted({r['iterations'] for r in main})
+dl = sorted({r['delay_us'] for r in main})
 # The commands that reproduce these runs, from the data themselves: one
 # per set of kernels run with the same REPS, ITER and PARTS.
 groups = {}
@@ -127,14 +161,19 @@ for d in dirs:
     key = (ic, max((r['rep'] for r in rs), key=int),
            ','.join(sorted({r['iterations'] for r in rs})),
            ' '.join(dict.fromkeys(r['part'] for r in rs)))
+    if name.endswith('-lat4tcg'):
+        key = ('tcg',) + key[1:]
     groups.setdefault(key, []).append(name)
 cmds = []
 for (ic, reps, iters, parts), names in groups.items():
-    if ic is None or ',' in iters:
+    if ic == 'tcg' and ',' not in iters:
+        cmds.append(f'REPS={reps} ITER={iters} STEPS="{" ".join(names)}" make bench-mpi-all')
+    elif ic is None or ',' in iters:
         cmds.append(f'{" ".join(names)}: not one configuration (accelerator {ic}, ITER {iters}); see the runs\' CSV')
     else:
         cmds.append(f'ICOUNT={ic} REPS={reps} ITER={iters} PARTS="{parts}" STEPS="{" ".join(names)}" make bench-mpi-all')
-out.append('Reproduce (one guest at a time; 6.1 guests get one vCPU and skip lat4):\n')
+out.append('Reproduce (one guest at a time; 6.1 guests get one vCPU and skip lat4'
+           + (', a KVER-FLAVOR-lat4tcg step runs it under plain TCG' if tcg_cols else '') + '):\n')
 out.append('\n'.join('    ' + c for c in cmds) + '\n')
 out.append(f'Rank 0 a {",".join(dl)} us straggler, 1-byte messages, empty reply; '
            f'{",".join(it)} timed ping-pongs per run (a tenth more untimed first), '
@@ -147,6 +186,13 @@ table('Latency, 2 ranks on one CPU', 'median of the samples in us '
       '(p99, mean)', 'lat', lat_cell)
 table('Latency, 4 ranks (2 pairs) on 2 CPUs, placed by the scheduler',
       'median of all pairs\' samples in us (p99, mean)', 'lat4', lat_cell)
+table('Latency, 4 ranks (2 pairs) on 2 CPUs, placed by the scheduler, '
+      'under plain multi-threaded TCG (no -icount: the guest boots with 2 '
+      'vCPUs then; these times depend on the host\'s load and do not compare '
+      'with the tables of instructions)',
+      'median of all pairs\' samples in us of guest time (p99, mean; how many '
+      'pairs ran on one CPU at the start and the end of the timed loop, over '
+      'all runs, where recorded)', 'lat4', lat_cell, cols=tcg_cols)
 table('SCHED_IDLE co-runner (cpu-work -i) on the ranks\' CPU', 'the CPU '
       'time it got, as a share of the ranks\' wait time (timed loop - ITER x '
       'delay) and of the whole timed loop; the slowdown of one loop iteration '
@@ -158,6 +204,8 @@ table('CPU hog in its own session (setsid, another autogroup; '
 # How far repeated runs of one point are apart
 pts = {}
 for r in rows:
+    if r['flavor'].endswith('-lat4tcg'):
+        continue
     pts.setdefault((r['part'], r['lib'], r['kver'], r['flavor'], r['knob']), []).append(r)
 multi = {k: v for k, v in pts.items() if len(v) > 1}
 if multi:
