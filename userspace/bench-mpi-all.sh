@@ -18,8 +18,12 @@
 #               (vm/build-mpich-ch3.sh; mpi-pingpong-mpich-ch3 and its
 #               mpiexec-mpich-ch3), MPIR_CVAR_POLLS_BEFORE_YIELD=0 (polls)
 #   mpich-ch3-y1  the same, MPIR_CVAR_POLLS_BEFORE_YIELD=POLLS (-Y, default
-#               1000, MPICH's default): nemesis' blocking receive calls
-#               sched_yield() after every POLLS empty polls
+#               1): nemesis' blocking receive calls sched_yield() after
+#               every POLLS empty polls (its counter is static, it runs on
+#               from one wait to the next). Counted with strace in a 6.1
+#               guest (2 ranks on one CPU, 50 us straggler), 1 yields in
+#               every wait at knob 0 and 1; MPICH's default, 1000, in
+#               fewer than half of the waits at knob 1 (results.md, 7).
 # LIBS (-L, default all of them; the mpich-ch3 ones only when built): the
 # wait strategies to run. -a adds the rows to an existing DIR/mpi-all.csv
 # (e.g. -L "mpich-ch3-y0 mpich-ch3-y1" adds those rows to an earlier run)
@@ -43,7 +47,7 @@
 # order; ranks 2k and 2k+1 are a pair). Run as root, in a guest
 # (vm/bench.sh mpi-all). Binaries from $SCY_BIN (default: this directory).
 set -euo pipefail
-reps=3 iters=200 delay=50 parts="lat lat4 idle coloc" out=. libs= polls=1000 append=0
+reps=3 iters=200 delay=50 parts="lat lat4 idle coloc" out=. libs= polls=1 append=0
 usage() {
 	echo "usage: bench-mpi-all.sh [-r REPS] [-n ITER] [-D DELAY_US] [-P PARTS] [-L LIBS] [-Y POLLS] [-a] [-o DIR]" >&2
 	exit 2
@@ -127,7 +131,9 @@ run_pp() {
 	mpich-ch3-y0 | mpich-ch3-y1)
 		local y=0
 		[[ $lib == mpich-ch3-y1 ]] && y=$polls
-		taskset -c "$cpus" "$mpiexec_ch3" -launcher fork -np "$np" \
+		# -iface lo: the tcp netmod of nemesis initializes even for local
+		# ranks and would resolve the guest's host name, which it cannot
+		taskset -c "$cpus" "$mpiexec_ch3" -launcher fork -iface lo -np "$np" \
 			-genv MPIR_CVAR_POLLS_BEFORE_YIELD "$y" \
 			"$bin/mpi-pingpong-mpich-ch3" -n "$iters" -w "$warm" -D "$delay" -o "$samples" ;;
 	esac | grep '^mean_us='

@@ -18,7 +18,7 @@
 # Environment: REPS (default 1), ITER (default 100), PARTS (default
 # "lat idle coloc lat4"), LIBS (default all wait strategies: see
 # userspace/bench-mpi-all.sh; given, only these run and their rows are
-# added to the step's existing mpi-all.csv), MPICH_POLLS (default 1000:
+# added to the step's existing mpi-all.csv), MPICH_POLLS (default 1:
 # mpich-ch3-y1's MPIR_CVAR_POLLS_BEFORE_YIELD), RESULTS, ICOUNT (default 0).
 # Under -icount with ITER=50 a run took 15-20 s of wall-clock time on 6.1
 # (one vCPU) and 20-40 s on 6.12 (two) here. The report covers the STEPS

@@ -40,7 +40,7 @@ mpi)
 	cmd="SCY_BIN='$bin' bash userspace/bench-mpi.sh -r $reps -n ${ITER:-2000} -o \$SCY_RESULTS/mpi.csv"
 	tmo=$(( reps * 240 + 300 )) ;;
 mpi-all)
-	cmd="SCY_BIN='$bin' bash userspace/bench-mpi-all.sh -r $reps -n ${ITER:-200} -P '${PARTS:-lat lat4 idle coloc}' -Y ${MPICH_POLLS:-1000}${LIBS:+ -a -L '$LIBS'} -o \$SCY_RESULTS"
+	cmd="SCY_BIN='$bin' bash userspace/bench-mpi-all.sh -r $reps -n ${ITER:-200} -P '${PARTS:-lat lat4 idle coloc}' -Y ${MPICH_POLLS:-1}${LIBS:+ -a -L '$LIBS'} -o \$SCY_RESULTS"
 	tmo=${SCY_TIMEOUT:-$(( reps * 1200 + 600 ))} ;;
 cost)
 	cmd="SCY_BIN='$bin' bash userspace/bench-cost.sh -r $reps -d ${DURATION:-2} -o \$SCY_RESULTS/cost.csv"
