@@ -18,9 +18,9 @@
 #               (vm/build-mpich-ch3.sh; mpi-pingpong-mpich-ch3 and its
 #               mpiexec-mpich-ch3), MPIR_CVAR_POLLS_BEFORE_YIELD=0 (polls)
 #   mpich-ch3-y1  the same, MPIR_CVAR_POLLS_BEFORE_YIELD=POLLS (-Y, default
-#               1): nemesis' blocking receive calls sched_yield() after
-#               every POLLS empty polls (its counter is static, it runs on
-#               from one wait to the next). Counted with strace in a 6.1
+#               1): nemesis' blocking receive calls sched_yield() once
+#               every POLLS + 1 empty polls (its counter is static, it runs
+#               on from one wait to the next). Counted with strace in a 6.1
 #               guest (2 ranks on one CPU, 50 us straggler), 1 yields in
 #               every wait at knob 0 and 1; MPICH's default, 1000, in
 #               fewer than half of the waits at knob 1 (results.md, 7).

@@ -252,7 +252,13 @@ ncols() { # the data columns of a .dat file: 1 + its quoted headings
 	echo $((q / 2 + 1))
 }
 nlat=$(ncols "$prefix-latency.dat") nharv=$(ncols "$prefix-harvest.dat")
-# a figure without data columns (e.g. no co-runner part run) is left out
+# a figure without data columns (e.g. no co-runner part run, or only a
+# plain-TCG step) is left out
+lat_plot="plot for [i=2:$nlat] \"$prefix-latency.dat\" using i:xtic(1) title columnheader(i)"
+if ((nlat < 2)); then
+	lat_plot=
+	rm -f "$prefix-latency.dat" "$prefix-latency.png"
+fi
 harv_plot="plot for [i=2:$nharv] \"$prefix-harvest.dat\" using i:xtic(1) title columnheader(i)"
 if ((nharv < 2)); then
 	harv_plot=
@@ -266,11 +272,11 @@ set style fill solid 0.8 border -1
 set key outside right top
 set grid ytics
 set xtics rotate by -20
-set output "$prefix-latency.png"
+$([[ -n $lat_plot ]] && echo "set output \"$prefix-latency.png\"")
 set title "MPI ping-pong, 50 us straggler (lat: 2 ranks/1 CPU, lat4: 4 ranks/2 CPUs)\nmedian latency, median over the runs, $unit"
 set logscale y
 set ylabel "median latency (us, log scale)"
-plot for [i=2:$nlat] "$prefix-latency.dat" using i:xtic(1) title columnheader(i)
+$lat_plot
 $([[ -n $harv_plot ]] && echo "set output \"$prefix-harvest.png\"")
 set title "Co-runner on the ranks' CPU (idle: SCHED_IDLE, coloc: hog in another session)\nits CPU time as % of the ranks' wait time, median over the runs"
 unset logscale y
