@@ -71,29 +71,34 @@ running() { # how many of the instances PIDS... have forked a worker
 	ps -eo ppid=,args= | awk -v list=" $* " '$2 ~ /^stress-ng-(yield|cpu)$/ && index(list, " " $1 " ") && !seen[$1]++ { n++ } END { print n + 0 }'
 }
 pids=()
+# The instances run until the churn is over and are then stopped with
+# SIGINT (stress-ng then prints its metrics and exits with 0); --timeout is
+# only a cap. Their own timeout would count from each worker's start, and
+# the six took 70-110 s to start in the debug guests: with a 60-s timeout
+# the first ones had ended before the last one started, and the churn
+# found no yield worker at all (make check, 6.12 debug).
+cap=$((D + 900))
 for i in 1 2 3 4; do
-	stress-ng --yield 1 --timeout "${D}s" --metrics-brief --temp-path /tmp >"$W/yield-$i.log" 2>&1 &
+	stress-ng --yield 1 --timeout "${cap}s" --metrics-brief --temp-path /tmp >"$W/yield-$i.log" 2>&1 &
 	pids+=($!)
 done
 for i in 1 2; do
-	stress-ng --cpu 1 --timeout "${D}s" --metrics-brief --temp-path /tmp >"$W/cpu-$i.log" 2>&1 &
+	stress-ng --cpu 1 --timeout "${cap}s" --metrics-brief --temp-path /tmp >"$W/cpu-$i.log" 2>&1 &
 	pids+=($!)
 done
 # CPU hotplug and the other churn start once every instance has forked its
-# worker and stop before the workers' timeout: stress-ng 0.15.06 reads
+# worker and stop before the instances are stopped: stress-ng 0.15.06 reads
 # /sys/devices/system/cpu at start-up and exit, and a CPU going away under
 # it crashed an instance's parent (a user-space segfault in
 # stress_dirent_list_free(), on 6.12 with the churn running from the
-# start). stress-ng's --timeout runs from each worker's own start (the
-# instances took 70 s to start their workers in a 6.12 debug guest, then
-# ran 60 s), so the churn window is the stress time less 5 s, from there.
+# start).
 for _ in $(seq 240); do
 	ready=$(running "${pids[@]}")
 	[[ $ready == "${#pids[@]}" ]] && break
 	sleep 0.5
 done
 st1=$(cut -d' ' -f1 /proc/uptime)
-CD=$((D > 15 ? D - 5 : 10))
+CD=$D
 echo "# $ready of ${#pids[@]} stress-ng instances running after $(awk -v a="$st0" -v b="$st1" 'BEGIN { printf "%.1f", b - a }') s; churn for $CD s"
 # SCY_STRESS_KNOB=0 or 1 holds the knob at that value instead of toggling
 # it (to tell whether a report needs the compat path: at 0 the yield path
@@ -160,6 +165,12 @@ touch "$stopf"
 wait "${loops[@]}"
 echo 1 >/sys/devices/system/cpu/cpu1/online 2>/dev/null
 echo "# churn window: $(awk -v a="$st1" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }') s (guest clock)"
+still=0
+for p in "${pids[@]}"; do
+	kill -0 "$p" 2>/dev/null && still=$((still + 1))
+done
+check "stress: all 6 stress-ng instances still ran when the churn ended ($still)" test $still = 6
+kill -INT "${pids[@]}" 2>/dev/null
 bad=0
 for p in "${pids[@]}"; do
 	wait "$p" || bad=$((bad + 1))
