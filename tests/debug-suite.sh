@@ -57,7 +57,7 @@ echo 1 >/proc/sys/kernel/sched_autogroup_enabled
 # ran every scenario at both knob values, the baseline within 0.50 +- 0.10
 # (counter and CPU time), the yielder <= 5% of the iterations at knob 1.
 share_debug() {
-	local dir=$1 d=$2 t=compat_yield_share tap rc k sc v
+	local dir=$1 d=$2 t=compat_yield_share tap rc k kind sc v
 	tap=$SCY_RESULTS/$t.tap
 	if [[ ! -x $dir/$t ]]; then
 		not_ok "kselftest $t was not built"
@@ -68,28 +68,18 @@ share_debug() {
 	rc=$?
 	sed 's/^/#   /' "$tap"
 	check "$t ran to completion (exit status $rc: 0 or 1)" test "$rc" -le 1
-	# field KNOB SCENARIO KEY: KEY of that run's "# result" line
-	field() {
-		awk -v k="knob=$1" -v sc="scenario=$2" -v key="$3" '
-			$1 == "#" && $2 == "result" && $3 == sc {
-				m = 0; for (i = 4; i <= NF; i++) if ($i == k) m = 1
-				if (!m) next
-				for (i = 4; i <= NF; i++) if (index($i, key "=") == 1) print substr($i, length(key) + 2)
-			}' "$tap"
-	}
-	# in_range VALUE LO HI
-	in_range() { [[ -n $1 ]] && awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'; }
+	result() { grep "^# result scenario=$2 knob=$1 " "$tap"; } # KNOB SCENARIO
 	for k in 0 1; do
 		check "$t knob=$k: all 5 scenarios ran" \
 			test "$(grep -c "^# result .* knob=$k " "$tap")" = 5
-		for sc in counter cpu; do
-			v=$(field $k baseline yielder_${sc}_share)
-			check "$t baseline knob=$k: worker 0 $sc share ${v:-missing} within 0.50 +- 0.10" \
+		for kind in counter cpu; do
+			v=$(field yielder_${kind}_share "$(result $k baseline)")
+			check "$t baseline knob=$k: worker 0 $kind share ${v:-missing} within 0.50 +- 0.10" \
 				in_range "$v" 0.40 0.60
 		done
 	done
 	for sc in yield-1hog yield-3hogs yield-session yield-cgroup; do
-		v=$(field 1 $sc yielder_counter_share)
+		v=$(field yielder_counter_share "$(result 1 $sc)")
 		check "$t $sc knob=1: yielder counter share ${v:-missing} <= 0.05" in_range "$v" 0 0.05
 	done
 }

@@ -18,7 +18,6 @@ S=$SCY_BIN/tests/starve
 knob=/sys/kernel/sched_compat_yield
 D=$SCY_STARVE_SECONDS
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
-field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
 
 echo "# starvation guest: kernel $(uname -r), $(nproc) CPU(s)"

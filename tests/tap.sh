@@ -11,6 +11,10 @@ check() { # check DESCRIPTION CMD...: ok when CMD succeeds
 	shift
 	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
 }
+# field KEY LINE: the value of KEY=value in a "key=value ..." LINE
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
+# in_range VALUE LO HI: VALUE is a number in [LO, HI]
+in_range() { [[ -n $1 ]] && awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'; }
 
 # run_kselftest DIR NAME ARGS...: run the kselftest DIR/NAME, keep its TAP in
 # $SCY_RESULTS/NAME.tap and echo it indented; one "not ok" of ours when it is
