@@ -20,7 +20,6 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <math.h>
-#include <mntent.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -32,7 +31,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
@@ -82,97 +80,20 @@ struct scy_shared {
 };
 
 /*
- * State of the run in progress, for scy_emergency_cleanup().  Written by
+ * Workers of the run in progress, for scy_emergency_cleanup().  Written by
  * scy_run() before it creates the matching resource, so a signal handler
  * sees at worst a resource that does not exist (yet).  The sig_atomic_t
- * members are accessed with READ_ONCE() and WRITE_ONCE().
+ * members are accessed with READ_ONCE() and WRITE_ONCE().  What the
+ * placement changed is recorded by place.c.
  */
 static struct {
 	pid_t owner;			/* the process running scy_run() */
 	sig_atomic_t nr_pids;
 	pid_t pids[SCY_MAX_WORKERS];
-	sig_atomic_t cg_dirs;		/* how many of cg_dir[] exist */
-	char cg_dir[3][PATH_MAX];	/* base, yielder, others */
-	sig_atomic_t cg_root_enabled;	/* we wrote +cpu there */
-	char cg_root_ctl[PATH_MAX];
-	sig_atomic_t ag_prior;		/* autogroup value to restore */
-} st = { .ag_prior = -1 };
+} st;
 
 /* ------------------------------------------------------------------ */
 /* small helpers */
-
-/* Read a small file into buf (NUL-terminated).  Returns length or -errno. */
-static ssize_t read_file(const char *path, char *buf, size_t len)
-{
-	ssize_t n, total = 0;
-	int fd, e;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while ((size_t)total < len - 1) {
-		n = read(fd, buf + total, len - 1 - total);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			e = errno;
-			close(fd);
-			return -e;
-		}
-		if (!n)
-			break;
-		total += n;
-	}
-	close(fd);
-	buf[total] = '\0';
-	return total;
-}
-
-/* Async-signal-safe: write a string with one write().  0 or an errno. */
-static int write_str(const char *path, const char *s)
-{
-	size_t len = strlen(s);
-	ssize_t n;
-	int fd, e = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	n = write(fd, s, len);
-	if (n < 0)
-		e = errno;
-	else if ((size_t)n != len)
-		e = EIO;
-	close(fd);
-	return e;
-}
-
-/* Does the whitespace separated list @list contain the word @word? */
-static bool has_word(const char *list, const char *word)
-{
-	size_t wl = strlen(word);
-	const char *p = list;
-
-	while (*p) {
-		while (*p == ' ' || *p == '\n' || *p == '\t' || *p == ',')
-			p++;
-		if (!strncmp(p, word, wl) &&
-		    (p[wl] == '\0' || p[wl] == ' ' || p[wl] == '\n' ||
-		     p[wl] == '\t' || p[wl] == ','))
-			return true;
-		while (*p && *p != ' ' && *p != '\n' && *p != '\t' && *p != ',')
-			p++;
-	}
-	return false;
-}
-
-static void chomp(char *s)
-{
-	size_t l = strlen(s);
-
-	while (l && (s[l - 1] == '\n' || s[l - 1] == ' '))
-		s[--l] = '\0';
-}
 
 static double ts_diff(const struct timespec *a, const struct timespec *b)
 {
@@ -273,20 +194,7 @@ int scy_knob_present(void)
 
 int scy_knob_read_path(const char *path)
 {
-	char buf[16];
-	ssize_t n;
-
-	n = read_file(path, buf, sizeof(buf));
-	if (n < 0) {
-		errno = -n;
-		return -1;
-	}
-	if (!strcmp(buf, "0\n"))
-		return 0;
-	if (!strcmp(buf, "1\n"))
-		return 1;
-	errno = EPROTO;
-	return -1;
+	return scy_read_01(path);
 }
 
 int scy_knob_write_path(const char *path, int val)
@@ -294,7 +202,7 @@ int scy_knob_write_path(const char *path, int val)
 	int e = EINVAL;
 
 	if (val == 0 || val == 1)
-		e = write_str(path, val ? "1" : "0");
+		e = scy_write_str(path, val ? "1" : "0");
 	return e;
 }
 
@@ -344,7 +252,7 @@ static int cpu_schedstat(pid_t pid, __u64 *ns)
 	unsigned long long v;
 
 	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-	if (read_file(path, buf, sizeof(buf)) <= 0)
+	if (scy_read_file(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	v = strtoull(buf, &end, 10);
 	if (end == buf)
@@ -362,7 +270,7 @@ static int cpu_stat(pid_t pid, __u64 *ns)
 	int i;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (read_file(path, buf, sizeof(buf)) <= 0)
+	if (scy_read_file(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	/* comm may contain anything: the fields start after the last ')' */
 	p = strrchr(buf, ')');
@@ -387,271 +295,6 @@ static int cpu_time(enum scy_cpu_source src, pid_t pid, __u64 *ns)
 {
 	return src == SCY_CPU_SCHEDSTAT ? cpu_schedstat(pid, ns) :
 					  cpu_stat(pid, ns);
-}
-
-/* ------------------------------------------------------------------ */
-/* placement: autogroup */
-
-/*
- * Autogroups only matter for tasks in the root task group: with the cpu
- * controller, a task in a non-root cpu cgroup ignores its autogroup.
- * Returns true if we are in the root task group, or if we cannot tell.
- */
-static bool in_root_task_group(char *why, size_t whylen)
-{
-	char buf[4096], *line, *save = NULL, v2path[PATH_MAX] = "";
-	char ctl[PATH_MAX + 64], list[512];
-	struct mntent *m;
-	FILE *f;
-
-	if (read_file("/proc/self/cgroup", buf, sizeof(buf)) <= 0)
-		return true;
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *c1 = strchr(line, ':'), *c2;
-
-		if (!c1)
-			continue;
-		c2 = strchr(c1 + 1, ':');
-		if (!c2)
-			continue;
-		*c2 = '\0';
-		if (!strncmp(line, "0:", 2) && c1[1] == '\0') {
-			snprintf(v2path, sizeof(v2path), "%s", c2 + 1);
-			continue;
-		}
-		/* cgroup v1 hierarchy with the cpu controller */
-		if (has_word(c1 + 1, "cpu")) {
-			if (strcmp(c2 + 1, "/")) {
-				snprintf(why, whylen,
-					 "the process is in cgroup v1 cpu group %s",
-					 c2 + 1);
-				return false;
-			}
-			return true;
-		}
-	}
-	if (!v2path[0] || !strcmp(v2path, "/"))
-		return true;
-	/* cgroup v2: is the cpu controller enabled below the root? */
-	f = setmntent("/proc/self/mounts", "r");
-	if (!f)
-		return true;
-	while ((m = getmntent(f))) {
-		if (strcmp(m->mnt_type, "cgroup2"))
-			continue;
-		snprintf(ctl, sizeof(ctl), "%s/cgroup.subtree_control",
-			 m->mnt_dir);
-		if (read_file(ctl, list, sizeof(list)) >= 0 &&
-		    has_word(list, "cpu")) {
-			endmntent(f);
-			snprintf(why, whylen,
-				 "the process is in cgroup v2 group %s with the cpu controller enabled",
-				 v2path);
-			return false;
-		}
-		break;
-	}
-	endmntent(f);
-	return true;
-}
-
-static int autogroup_setup(char *err, size_t errlen)
-{
-	char why[PATH_MAX + 128];
-	int prior, e;
-
-	prior = scy_knob_read_path(SCY_AUTOGROUP_SYSCTL);
-	if (prior < 0) {
-		if (errno == ENOENT)
-			snprintf(err, errlen,
-				 "no autogroup: %s is absent (CONFIG_SCHED_AUTOGROUP unset)",
-				 SCY_AUTOGROUP_SYSCTL);
-		else
-			snprintf(err, errlen, "cannot read %s: %s",
-				 SCY_AUTOGROUP_SYSCTL, strerror(errno));
-		return SCY_EUNSUPPORTED;
-	}
-	if (!in_root_task_group(why, sizeof(why))) {
-		snprintf(err, errlen,
-			 "autogroup has no effect here: %s (autogroups apply to the root task group only)",
-			 why);
-		return SCY_EUNSUPPORTED;
-	}
-	if (prior == 1)
-		return SCY_OK;
-	WRITE_ONCE(st.ag_prior, prior);
-	e = scy_knob_write_path(SCY_AUTOGROUP_SYSCTL, 1);
-	if (e) {
-		WRITE_ONCE(st.ag_prior, -1);
-		snprintf(err, errlen, "cannot enable autogroup (%s)%s",
-			 strerror(e), geteuid() ? ": not root" : "");
-		return SCY_EUNSUPPORTED;
-	}
-	return SCY_OK;
-}
-
-static void autogroup_cleanup(void)
-{
-	int prior = READ_ONCE(st.ag_prior);
-
-	if (prior >= 0) {
-		scy_knob_write_path(SCY_AUTOGROUP_SYSCTL, prior);
-		WRITE_ONCE(st.ag_prior, -1);
-	}
-}
-
-/* First word of /proc/<pid>/autogroup, e.g. "/autogroup-42" */
-static int autogroup_of(const char *pid, char *buf, size_t len)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%s/autogroup", pid);
-	if (read_file(path, buf, len) <= 0)
-		return -1;
-	buf[strcspn(buf, "\n ")] = '\0';
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* placement: cgroup v2 */
-
-static int cgroup2_mount(char *dir, size_t len)
-{
-	struct mntent *m;
-	FILE *f;
-	int ret = -1;
-
-	f = setmntent("/proc/self/mounts", "r");
-	if (!f)
-		return -1;
-	while ((m = getmntent(f))) {
-		if (!strcmp(m->mnt_type, "cgroup2")) {
-			if (strlen(m->mnt_dir) < len) {
-				snprintf(dir, len, "%s", m->mnt_dir);
-				ret = 0;
-			}
-			break;
-		}
-	}
-	endmntent(f);
-	return ret;
-}
-
-/* Async-signal-safe apart from nanosleep granularity */
-static void cgroup_cleanup(void)
-{
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
-	int i, try;
-
-	/* cg_dir[0] is the parent of the others: remove it last */
-	for (i = READ_ONCE(st.cg_dirs) - 1; i >= 0; i--) {
-		for (try = 0; try < 100; try++) {
-			if (!rmdir(st.cg_dir[i]) || errno == ENOENT)
-				break;
-			if (errno != EBUSY)
-				break;
-			nanosleep(&ts, NULL);
-		}
-	}
-	WRITE_ONCE(st.cg_dirs, 0);
-	if (READ_ONCE(st.cg_root_enabled)) {
-		write_str(st.cg_root_ctl, "-cpu");
-		WRITE_ONCE(st.cg_root_enabled, 0);
-	}
-}
-
-static int cgroup_setup(char *err, size_t errlen)
-{
-	/* half of PATH_MAX: room for what we append */
-	char mnt[PATH_MAX / 2], path[PATH_MAX + 64], list[512];
-	const char *hint;
-	ssize_t n;
-	int e;
-
-	if (cgroup2_mount(mnt, sizeof(mnt))) {
-		snprintf(err, errlen, "no cgroup2 file system mounted");
-		return SCY_EUNSUPPORTED;
-	}
-	snprintf(path, sizeof(path), "%s/cgroup.controllers", mnt);
-	n = read_file(path, list, sizeof(list));
-	if (n < 0) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(-n));
-		return SCY_EUNSUPPORTED;
-	}
-	chomp(list);
-	if (!has_word(list, "cpu")) {
-		snprintf(err, errlen,
-			 "no cpu controller in cgroup2 at %s (cgroup.controllers: \"%s\"; cpu may be bound to a cgroup v1 hierarchy or CONFIG_CGROUP_SCHED unset)",
-			 mnt, list);
-		return SCY_EUNSUPPORTED;
-	}
-
-	hint = geteuid() ? " (not root)" : "";
-	snprintf(st.cg_root_ctl, sizeof(st.cg_root_ctl),
-		 "%s/cgroup.subtree_control", mnt);
-	n = read_file(st.cg_root_ctl, list, sizeof(list));
-	if (n < 0) {
-		snprintf(err, errlen, "cannot read %s: %s", st.cg_root_ctl,
-			 strerror(-n));
-		return SCY_EUNSUPPORTED;
-	}
-	if (!has_word(list, "cpu")) {
-		e = write_str(st.cg_root_ctl, "+cpu");
-		if (e) {
-			snprintf(err, errlen,
-				 "cannot enable the cpu controller in %s: %s%s",
-				 st.cg_root_ctl, strerror(e), hint);
-			return SCY_EUNSUPPORTED;
-		}
-		WRITE_ONCE(st.cg_root_enabled, 1);
-	}
-
-	snprintf(st.cg_dir[0], PATH_MAX, "%s/scy-%d", mnt, (int)getpid());
-	snprintf(st.cg_dir[1], PATH_MAX, "%s/scy-%d/yielder", mnt,
-		 (int)getpid());
-	snprintf(st.cg_dir[2], PATH_MAX, "%s/scy-%d/others", mnt,
-		 (int)getpid());
-
-	/* left over from a run of a process with our pid that was killed? */
-	rmdir(st.cg_dir[1]);
-	rmdir(st.cg_dir[2]);
-	rmdir(st.cg_dir[0]);
-
-	WRITE_ONCE(st.cg_dirs, 1);
-	if (mkdir(st.cg_dir[0], 0755)) {
-		e = errno;
-		snprintf(err, errlen, "cannot create %s: %s%s", st.cg_dir[0],
-			 strerror(e), hint);
-		goto fail;
-	}
-	snprintf(path, sizeof(path), "%s/cgroup.subtree_control",
-		 st.cg_dir[0]);
-	e = write_str(path, "+cpu");
-	if (e) {
-		snprintf(err, errlen,
-			 "cannot enable the cpu controller in %s: %s%s", path,
-			 strerror(e), hint);
-		goto fail;
-	}
-	WRITE_ONCE(st.cg_dirs, 2);
-	if (mkdir(st.cg_dir[1], 0755)) {
-		e = errno;
-		snprintf(err, errlen, "cannot create %s: %s%s", st.cg_dir[1],
-			 strerror(e), hint);
-		goto fail;
-	}
-	WRITE_ONCE(st.cg_dirs, 3);
-	if (mkdir(st.cg_dir[2], 0755)) {
-		e = errno;
-		snprintf(err, errlen, "cannot create %s: %s%s", st.cg_dir[2],
-			 strerror(e), hint);
-		goto fail;
-	}
-	return SCY_OK;
-fail:
-	cgroup_cleanup();
-	return SCY_EUNSUPPORTED;
 }
 
 /* ------------------------------------------------------------------ */
@@ -682,8 +325,7 @@ void scy_emergency_cleanup(void)
 	if (getpid() != st.owner)
 		return;
 	kill_workers();
-	cgroup_cleanup();
-	autogroup_cleanup();
+	scy_place_cleanup();
 	errno = saved;
 }
 
@@ -704,7 +346,6 @@ static noreturn void worker(int idx, enum scy_role role,
 	struct scy_slot *slot = &sh->slot[idx];
 	__u64 count = 0;
 	cpu_set_t set;
-	char pid[32];
 
 	/* die with the parent, whatever kills it */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -728,13 +369,8 @@ static noreturn void worker(int idx, enum scy_role role,
 	}
 
 	if (cfg->placement == SCY_PLACE_CGROUP) {
-		char procs[PATH_MAX + 32];
-		int e;
+		int e = scy_cgroup_join(idx == 0 ? 0 : 1);
 
-		snprintf(procs, sizeof(procs), "%s/cgroup.procs",
-			 st.cg_dir[idx == 0 ? 1 : 2]);
-		snprintf(pid, sizeof(pid), "%d", (int)getpid());
-		e = write_str(procs, pid);
 		if (e) {
 			worker_report(ready_fd, idx, STAGE_CGROUP, e);
 			_exit(1);
@@ -915,11 +551,13 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 
 	/* placement that needs the parent's help */
 	if (cfg.placement == SCY_PLACE_SESSION) {
-		ret = autogroup_setup(err, errlen);
+		ret = scy_autogroup_setup(err, errlen);
 		if (ret)
 			return ret;
 	} else if (cfg.placement == SCY_PLACE_CGROUP) {
-		ret = cgroup_setup(err, errlen);
+		static const char * const leaves[] = { "yielder", "others" };
+
+		ret = scy_cgroup_setup(NULL, leaves, 2, err, errlen);
 		if (ret)
 			return ret;
 	}
@@ -978,11 +616,10 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 	ret = SCY_EFAIL;
 
 	if (cfg.placement == SCY_PLACE_SESSION) {
-		char mine[64], his[64], pid[32];
+		char mine[64], his[64];
 
-		snprintf(pid, sizeof(pid), "%d", (int)st.pids[0]);
-		if (!autogroup_of("self", mine, sizeof(mine)) &&
-		    !autogroup_of(pid, his, sizeof(his)) &&
+		if (!scy_autogroup_of(0, mine, sizeof(mine)) &&
+		    !scy_autogroup_of(st.pids[0], his, sizeof(his)) &&
 		    !strcmp(mine, his)) {
 			snprintf(err, errlen,
 				 "the yielder is still in autogroup %s after setsid()",
@@ -1054,8 +691,7 @@ out:
 		munmap(sh, sizeof(*sh));
 	if (pinned)
 		sched_setaffinity(0, sizeof(orig), &orig);
-	cgroup_cleanup();
-	autogroup_cleanup();
+	scy_place_cleanup();
 	return ret;
 }
 

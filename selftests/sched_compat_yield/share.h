@@ -9,7 +9,8 @@
  * measurement window and their shares.
  *
  * No kselftest dependency: used by the selftest compat_yield_share and by
- * the yield-share command line tool.
+ * the yield-share command line tool; compat_yield_latency uses its knob
+ * helpers.  The placement code is in place.c.
  */
 #ifndef SCY_SHARE_H
 #define SCY_SHARE_H
@@ -19,20 +20,14 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "place.h"
+
 #define SCY_KNOB_SYSFS		"/sys/kernel/sched_compat_yield"
 #define SCY_KNOB_SYSCTL		"/proc/sys/kernel/sched_compat_yield"
-#define SCY_AUTOGROUP_SYSCTL	"/proc/sys/kernel/sched_autogroup_enabled"
 
 #define SCY_MAX_HOGS		63
 #define SCY_MAX_WORKERS		(SCY_MAX_HOGS + 1)
 #define SCY_ERRLEN		256
-
-/* Return values of scy_run() */
-enum scy_status {
-	SCY_OK = 0,
-	SCY_EUNSUPPORTED = 1,	/* placement/setup impossible here: SKIP */
-	SCY_EFAIL = 2,		/* the run itself failed: FAIL */
-};
 
 enum scy_placement {
 	SCY_PLACE_SAME,		/* everybody in the caller's group */

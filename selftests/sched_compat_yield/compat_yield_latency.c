@@ -1,0 +1,1373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched_compat_yield: how long a sched_yield() caller stays away from its
+ * CPU.
+ *
+ * A yielder, a nice-0 CPU hog and at most one light spinner (the "rival")
+ * run on one CPU.  For a window of -d SECONDS (default 2) the yielder loops
+ * "t0 = now; sched_yield(); t1 = now" and records t1 - t0, the time it was
+ * away from the CPU for that sched_yield().  Every window prints the number
+ * of yields and p50, p99 and max of the samples.
+ *
+ * Rivals: a SCHED_IDLE spinner (idle), a nice-19 spinner (nice19), a nice-0
+ * spinner in a cgroup v2 group with cpu.idle=1 next to the hog's (cgidle).
+ * Placements of the yielder: in the hog's group (same), in an autogroup of
+ * its own (session: it calls setsid()), in a cpu cgroup of its own next to
+ * the hog's (cgroup).  Other spinners share the hog's group.
+ *
+ * yield_away, one variant per placement and rival: windows with the hog
+ * alone and with hog + rival, at knob 0, 1, 1, 0 (hog alone at 0 and 1,
+ * then hog + rival at 1 and 0).  Asserted:
+ *   p99(knob 1, hog + rival) <= p99(knob 1, hog alone) + one tick
+ * (+ 1% of a tick for the cost of the yield and the clock reads: the
+ * samples are whole ticks give or take that).
+ *
+ * yield_sleep, one variant per placement with the hog alone and with hog +
+ * SCHED_IDLE spinner: the yielder calls sched_yield() and then sleeps 1 ms,
+ * and records how much longer than 1 ms the sleep took (the oversleep), at
+ * knob 0 and 1.  Asserted:
+ *   p99 oversleep(knob 1) <= p99 oversleep(knob 0) + one tick (+ 1%).
+ *
+ * In every test: each window has at least one sample, and at knob 1 at
+ * least MIN_YIELDS and no sched_yield() or sleep still running DURATION
+ * seconds after the window ended; less means the yielder was stalled.
+ *
+ * The tick is the resolution of CLOCK_MONOTONIC_COARSE, 1/HZ.  Without
+ * /sys/kernel/sched_compat_yield, or without root, the windows run at the
+ * knob's current value only, are printed, and the comparisons are skipped.
+ * A placement this system cannot provide is skipped with the reason.
+ *
+ * The knob, the autogroup setting and the cgroups are restored at exit,
+ * also on failure and on SIGINT/SIGTERM/SIGHUP: each test restores what it
+ * changed, and the main process restores the values it started with.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <math.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdalign.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdnoreturn.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/*
+ * kselftest_harness.h does not build cleanly with -Wextra: its signal
+ * handler has an unused parameter and gcc flags the fork()/setjmp() test
+ * wrapper that TEST_F() expands to with -Wclobbered.  Both are in the
+ * harness, not in this file.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#ifndef __clang__
+#pragma GCC diagnostic ignored "-Wclobbered"
+#endif
+#include "../kselftest_harness.h"
+
+#include "place.h"
+#include "share.h"
+
+#define NSEC_PER_SEC		1000000000ULL
+#define NSEC_PER_MSEC		1000000ULL
+
+/*
+ * Time away is quantized to ticks: a p99 one tick above another lands on
+ * the limit, give or take the cost of the yield and the clock reads. The
+ * limits allow 1% of a tick for that.
+ */
+#define SLACK_DIV		100
+/* Fewer yields than this in a window at knob 1: the yielder was stalled */
+#define MIN_YIELDS		20
+/* Samples kept per window; a window that fills them ends early */
+#define MAX_SAMPLES		1048576U
+/* Unmeasured start of each window: page faults, cold caches, TCG */
+#define WARMUP_MAX_S		0.25
+#define SLEEP_NS		NSEC_PER_MSEC
+#define READY_TIMEOUT_MS	30000
+/*
+ * Once the hog and the rival are gone the yielder has its CPU to itself;
+ * it only needs to return from the sched_yield() or sleep it is in.
+ */
+#define FINISH_TIMEOUT_S	10
+/*
+ * Per test: four windows of at most warm-up + 2 x DURATION + the finish
+ * timeout, plus process creation.  -d is limited to DURATION_MAX so that
+ * this holds.
+ */
+#define TEST_TIMEOUT_S		300
+#define DURATION_MIN		0.5
+#define DURATION_MAX		30.0
+#define CACHELINE		64
+#define CSV_HEADER		"measure,placement,rival,knob,kernel,cpu," \
+				"duration_s,wall_s,yields,p50_us,p99_us," \
+				"max_us,cut,full,yield_max_us"
+
+#define NO_KNOB_REASON \
+	"kernel has no " SCY_KNOB_SYSFS \
+	" (CONFIG_SCHED_COMPAT_YIELD unset or unpatched kernel)"
+#define NOT_ROOT_REASON	"not root: cannot set " SCY_KNOB_SYSFS
+
+#ifndef READ_ONCE
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#endif
+#ifndef WRITE_ONCE
+#define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
+#endif
+
+enum rival {
+	RIVAL_NONE,		/* the hog alone */
+	RIVAL_IDLE,		/* SCHED_IDLE spinner */
+	RIVAL_NICE19,		/* nice-19 spinner */
+	RIVAL_CGIDLE,		/* spinner in a group with cpu.idle=1 */
+};
+
+enum yield_mode {
+	MODE_YIELD,		/* sample: duration of sched_yield() */
+	MODE_SLEEP,		/* sched_yield(); sample: oversleep of 1 ms */
+};
+
+/* Workers of a window; the index is also the slot in workers.pid[] */
+enum {
+	W_YIELDER,
+	W_HOG,
+	W_RIVAL,
+	NR_WORKERS,
+};
+
+/* Setup stages a worker reports on the readiness pipe */
+enum {
+	STAGE_READY,
+	STAGE_AFFINITY,
+	STAGE_POLICY,
+	STAGE_SETSID,
+	STAGE_CGROUP,
+};
+
+/* No cgroup to join: stay where the parent is */
+#define NO_LEAF			(-2)
+
+/* ------------------------------------------------------------------ */
+/* options and state of the main process, inherited by the tests */
+
+static double opt_duration = 2.0;
+static int opt_cpu = -1;
+static int csv_fd = -1;
+static pid_t main_pid;
+
+/* Written by a test's setup, read by the main process's signal handler */
+struct main_shared {
+	pid_t test_pgrp;
+};
+
+static struct main_shared *msh;
+
+/* What the main process found at start, restored at exit */
+static int init_knob = -1;
+static int init_autogroup = -1;
+static bool init_root_cpu = true;
+static char cg_base_name[64];
+static char cg_paths[4][PATH_MAX];	/* leaves first, then the base */
+static char cg_root_ctl[PATH_MAX];
+
+/* ------------------------------------------------------------------ */
+/* state of a test process, for its signal handler */
+
+static pid_t test_pid;
+static int test_saved_knob = -1;
+static struct {
+	pid_t pid[NR_WORKERS];
+} workers;
+
+/* ------------------------------------------------------------------ */
+/* small helpers */
+
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static struct timespec ns_to_ts(__u64 ns)
+{
+	struct timespec ts = {
+		.tv_sec = ns / NSEC_PER_SEC,
+		.tv_nsec = ns % NSEC_PER_SEC,
+	};
+
+	return ts;
+}
+
+static double us(__u64 ns)
+{
+	return ns / 1000.0;
+}
+
+static int futex_wait(int *uaddr, int val, const struct timespec *timeout)
+{
+	return syscall(SYS_futex, uaddr, FUTEX_WAIT, val, timeout, NULL, 0);
+}
+
+static int futex_wake(int *uaddr, int nr)
+{
+	return syscall(SYS_futex, uaddr, FUTEX_WAKE, nr, NULL, NULL, 0);
+}
+
+static const char *rival_name(enum rival r)
+{
+	switch (r) {
+	case RIVAL_NONE:
+		return "none";
+	case RIVAL_IDLE:
+		return "idle";
+	case RIVAL_NICE19:
+		return "nice19";
+	case RIVAL_CGIDLE:
+		return "cgidle";
+	}
+	return "?";
+}
+
+static const char *rival_desc(enum rival r)
+{
+	switch (r) {
+	case RIVAL_NONE:
+		return "hog alone";
+	case RIVAL_IDLE:
+		return "hog + SCHED_IDLE spinner";
+	case RIVAL_NICE19:
+		return "hog + nice-19 spinner";
+	case RIVAL_CGIDLE:
+		return "hog + spinner in a cpu.idle=1 group";
+	}
+	return "?";
+}
+
+/* ------------------------------------------------------------------ */
+/* cleanup: workers, placement, knob */
+
+/* Async-signal-safe: SIGKILL and reap the workers of the current window */
+static void kill_workers(void)
+{
+	int i, status;
+
+	for (i = 0; i < NR_WORKERS; i++)
+		if (READ_ONCE(workers.pid[i]) > 0)
+			kill(workers.pid[i], SIGKILL);
+	for (i = 0; i < NR_WORKERS; i++) {
+		pid_t pid = READ_ONCE(workers.pid[i]);
+
+		if (pid <= 0)
+			continue;
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		WRITE_ONCE(workers.pid[i], 0);
+	}
+}
+
+/* Async-signal-safe: SIGKILL and reap one worker */
+static void kill_worker(int idx)
+{
+	pid_t pid = READ_ONCE(workers.pid[idx]);
+	int status;
+
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	WRITE_ONCE(workers.pid[idx], 0);
+}
+
+/* Async-signal-safe: a test process undoes what it changed */
+static void test_cleanup(void)
+{
+	if (getpid() != test_pid)
+		return;
+	kill_workers();
+	scy_place_cleanup();
+	if (test_saved_knob >= 0 && scy_knob_read() != test_saved_knob)
+		scy_knob_write(test_saved_knob);
+}
+
+static void test_on_signal(int sig)
+{
+	test_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/*
+ * Async-signal-safe: the main process puts back what it found at start.
+ * After a normal run every test has done so already; this covers a test
+ * killed by the harness's timeout and a signal to the main process.
+ */
+static void main_restore(void)
+{
+	char list[512];
+	int i;
+
+	if (getpid() != main_pid)
+		return;
+	if (init_knob >= 0 && scy_knob_read() != init_knob)
+		scy_knob_write(init_knob);
+	if (init_autogroup >= 0 &&
+	    scy_read_01(SCY_AUTOGROUP_SYSCTL) != init_autogroup)
+		scy_write_str(SCY_AUTOGROUP_SYSCTL, init_autogroup ? "1" : "0");
+	for (i = 0; i < (int)ARRAY_SIZE(cg_paths); i++)
+		if (cg_paths[i][0])
+			rmdir(cg_paths[i]);
+	if (!init_root_cpu && cg_root_ctl[0] &&
+	    scy_read_file(cg_root_ctl, list, sizeof(list)) >= 0 &&
+	    scy_has_word(list, "cpu"))
+		scy_write_str(cg_root_ctl, "-cpu");
+}
+
+static void main_on_signal(int sig)
+{
+	pid_t pgrp;
+
+	if (getpid() == main_pid) {
+		/* the running test cleans up after itself on SIGTERM */
+		pgrp = msh ? READ_ONCE(msh->test_pgrp) : 0;
+		if (pgrp > 0 && pgrp != getpgrp())
+			kill(-pgrp, SIGTERM);
+		main_restore();
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void set_handlers(void (*fn)(int))
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* per-test context */
+
+struct ctx {
+	bool can_set;		/* knob present and root: windows at 0 and 1 */
+	int knob_now;		/* value at setup, -1: no knob */
+	const char *no_assert;	/* why the knob comparisons are skipped */
+	__u64 tick_ns;
+	int cpu;
+	/* placement of the test */
+	enum scy_placement placement;
+	int yielder_leaf;	/* cgroup leaves to join, NO_LEAF: none */
+	int hog_leaf;
+	int idle_leaf;		/* the cpu.idle=1 group */
+};
+
+static void ctx_setup(struct __test_metadata *_metadata, struct ctx *c,
+		      enum scy_placement placement)
+{
+	struct timespec res;
+
+	memset(c, 0, sizeof(*c));
+	c->placement = placement;
+	c->yielder_leaf = NO_LEAF;
+	c->hog_leaf = NO_LEAF;
+	c->idle_leaf = NO_LEAF;
+	test_pid = getpid();
+	test_saved_knob = -1;
+	memset(&workers, 0, sizeof(workers));
+
+	/* the main process signals our process group on SIGINT/SIGTERM */
+	if (msh)
+		WRITE_ONCE(msh->test_pgrp, getpgrp());
+	set_handlers(test_on_signal);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+
+	ASSERT_EQ(0, clock_getres(CLOCK_MONOTONIC_COARSE, &res)) {
+		TH_LOG("clock_getres(CLOCK_MONOTONIC_COARSE): %s",
+		       strerror(errno));
+	}
+	c->tick_ns = (__u64)res.tv_sec * NSEC_PER_SEC + res.tv_nsec;
+	ASSERT_GT(c->tick_ns, 0ULL);
+
+	c->cpu = opt_cpu >= 0 ? opt_cpu : scy_default_cpu();
+	ASSERT_GE(c->cpu, 0) {
+		TH_LOG("no CPU to run on");
+	}
+
+	c->knob_now = -1;
+	if (scy_knob_present()) {
+		c->knob_now = scy_knob_read();
+		ASSERT_GE(c->knob_now, 0) {
+			TH_LOG("%s does not read \"0\\n\" or \"1\\n\": %s",
+			       SCY_KNOB_SYSFS, strerror(errno));
+		}
+		c->can_set = geteuid() == 0;
+		if (c->can_set)
+			test_saved_knob = c->knob_now;
+		else
+			c->no_assert = NOT_ROOT_REASON;
+	} else {
+		c->no_assert = NO_KNOB_REASON;
+	}
+	ksft_print_msg("kernel %s, knob %s, tick %.0f us, CPU %d, window %.2f s\n",
+		       scy_kernel_release(),
+		       c->knob_now < 0 ? "absent" : scy_knob_name(c->knob_now),
+		       us(c->tick_ns), c->cpu, opt_duration);
+}
+
+static void ctx_teardown(void)
+{
+	test_cleanup();
+	if (msh && getpid() == test_pid)
+		WRITE_ONCE(msh->test_pgrp, 0);
+}
+
+/*
+ * Set up the placement for all windows of a test.  The groups exist for
+ * the windows with the hog alone too; an empty group changes nothing on
+ * the CPU.  SCY_OK, or SCY_EUNSUPPORTED with the reason.
+ */
+static int place_setup(struct ctx *c, bool idle_group, char *err,
+		       size_t errlen)
+{
+	static const char * const leaves[] = { "yielder", "others", "idle" };
+	char self[PATH_MAX];
+	int ret, e;
+
+	if (c->placement == SCY_PLACE_SESSION) {
+		ret = scy_autogroup_setup(err, errlen);
+		if (ret)
+			return ret;
+	}
+	if (c->placement == SCY_PLACE_CGROUP) {
+		ret = scy_cgroup_setup(cg_base_name, leaves, idle_group ? 3 : 2,
+				       err, errlen);
+		if (ret)
+			return ret;
+		c->yielder_leaf = 0;
+		c->hog_leaf = 1;
+		if (idle_group)
+			c->idle_leaf = 2;
+	} else if (idle_group) {
+		/*
+		 * The hog stays in our group: the idle group must be its
+		 * sibling, which a group below the cgroup2 root is only if
+		 * we are in the root.
+		 */
+		if (scy_cgroup2_self(self, sizeof(self))) {
+			snprintf(err, errlen,
+				 "no cgroup v2 path in /proc/self/cgroup");
+			return SCY_EUNSUPPORTED;
+		}
+		if (strcmp(self, "/")) {
+			snprintf(err, errlen,
+				 "the hog runs in cgroup %s, not in the cgroup2 root: a cpu.idle group would not be its sibling",
+				 self);
+			return SCY_EUNSUPPORTED;
+		}
+		ret = scy_cgroup_setup(cg_base_name, NULL, 0, err, errlen);
+		if (ret)
+			return ret;
+		c->idle_leaf = -1;
+	}
+	if (idle_group) {
+		e = scy_cgroup_write(c->idle_leaf, "cpu.idle", "1");
+		if (e) {
+			snprintf(err, errlen, "cannot write 1 to %s/cpu.idle: %s%s",
+				 scy_cgroup_dir(c->idle_leaf), strerror(e),
+				 e == ENOENT ? " (kernel older than 5.15?)" : "");
+			return SCY_EUNSUPPORTED;
+		}
+	}
+	return SCY_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* one window */
+
+struct lat_shared {
+	alignas(CACHELINE) int go;
+	int done;		/* the yielder finished its window */
+	int stop;		/* the parent ends the window */
+	int full;		/* the samples ran out */
+	__u64 start_ns;		/* window, set before go */
+	__u64 end_ns;
+	__u64 n;		/* samples, set before done */
+	__u64 yield_max;	/* longest sched_yield() in the window */
+	__u64 last_ns;		/* when the last sample ended */
+	__u64 sample[];
+};
+
+#define LAT_SHARED_SIZE	(sizeof(struct lat_shared) + \
+			 MAX_SAMPLES * sizeof(__u64))
+
+struct window {
+	enum rival rival;
+	int knob;		/* what was set, -1: left alone */
+	int label;		/* knob value it ran at, -1: no knob */
+	__u64 n;		/* yields in the window */
+	__u64 p50, p99, max;	/* ns */
+	__u64 yield_max;	/* longest sched_yield(), ns */
+	double wall_s;
+	bool cut;		/* the parent had to stop the hog and rival */
+	bool full;
+};
+
+struct ready_msg {
+	int idx;
+	int stage;
+	int err;
+};
+
+struct worker_spec {
+	int policy;		/* SCHED_OTHER or SCHED_IDLE */
+	int nice;
+	bool setsid;
+	int leaf;		/* cgroup leaf to join, NO_LEAF: none */
+};
+
+static void worker_report(int fd, int idx, int stage, int err)
+{
+	struct ready_msg msg = { .idx = idx, .stage = stage, .err = err };
+	ssize_t n;
+
+	do {
+		n = write(fd, &msg, sizeof(msg));
+	} while (n < 0 && errno == EINTR);
+}
+
+static void wait_go(struct lat_shared *sh)
+{
+	while (!__atomic_load_n(&sh->go, __ATOMIC_ACQUIRE))
+		futex_wait(&sh->go, 0, NULL);
+}
+
+/* The yielder's loop.  Ends at the end of the window or when told to. */
+static noreturn void yielder_run(struct lat_shared *sh, enum yield_mode mode)
+{
+	const struct timespec sleep_ts = ns_to_ts(SLEEP_NS);
+	__u64 ty, t0, t1, d, n = 0, ymax = 0;
+
+	wait_go(sh);
+	for (;;) {
+		if (mode == MODE_YIELD) {
+			ty = now_ns();
+			sched_yield();
+			t0 = now_ns();
+			t1 = t0;
+			d = t1 - ty;
+		} else {
+			ty = now_ns();
+			sched_yield();
+			t0 = now_ns();
+			clock_nanosleep(CLOCK_MONOTONIC, 0, &sleep_ts, NULL);
+			t1 = now_ns();
+			d = t1 - t0 > SLEEP_NS ? t1 - t0 - SLEEP_NS : 0;
+		}
+		if (ty >= sh->start_ns) {
+			if (n == MAX_SAMPLES) {
+				sh->full = 1;
+				break;
+			}
+			sh->sample[n++] = d;
+			if (t0 - ty > ymax)
+				ymax = t0 - ty;
+		}
+		/* a stalled yielder sees the end as soon as it runs again */
+		if (t1 >= sh->end_ns || READ_ONCE(sh->stop))
+			break;
+	}
+	sh->n = n;
+	sh->yield_max = ymax;
+	sh->last_ns = t1;
+	__atomic_store_n(&sh->done, 1, __ATOMIC_RELEASE);
+	futex_wake(&sh->done, 1);
+	for (;;)
+		pause();
+}
+
+static noreturn void spin(void)
+{
+	for (;;)
+		__asm__ __volatile__("" ::: "memory");
+}
+
+static noreturn void worker(int idx, const struct worker_spec *ws, int cpu,
+			    enum yield_mode mode, struct lat_shared *sh,
+			    int ready_fd, pid_t parent)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+	cpu_set_t set;
+	int e;
+
+	/* die with the parent, whatever kills it */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		worker_report(ready_fd, idx, STAGE_AFFINITY, errno);
+		_exit(1);
+	}
+	if (sched_setscheduler(0, ws->policy, &sp) ||
+	    setpriority(PRIO_PROCESS, 0, ws->nice)) {
+		worker_report(ready_fd, idx, STAGE_POLICY, errno);
+		_exit(1);
+	}
+	if (ws->setsid && setsid() < 0) {
+		worker_report(ready_fd, idx, STAGE_SETSID, errno);
+		_exit(1);
+	}
+	if (ws->leaf != NO_LEAF) {
+		e = scy_cgroup_join(ws->leaf);
+		if (e) {
+			worker_report(ready_fd, idx, STAGE_CGROUP, e);
+			_exit(1);
+		}
+	}
+	worker_report(ready_fd, idx, STAGE_READY, 0);
+	close(ready_fd);
+
+	if (idx == W_YIELDER)
+		yielder_run(sh, mode);
+	wait_go(sh);
+	spin();
+}
+
+static const char *stage_name(int stage)
+{
+	switch (stage) {
+	case STAGE_AFFINITY:
+		return "sched_setaffinity()";
+	case STAGE_POLICY:
+		return "setting its policy and nice value";
+	case STAGE_SETSID:
+		return "setsid()";
+	case STAGE_CGROUP:
+		return "joining its cgroup";
+	}
+	return "setup";
+}
+
+static const char * const worker_names[] = {
+	[W_YIELDER] = "yielder", [W_HOG] = "hog", [W_RIVAL] = "rival",
+};
+
+/* Wait for every worker's readiness message.  An enum scy_status. */
+static int wait_ready(int fd, int nr, char *err, size_t errlen)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct ready_msg msg;
+	int got = 0, r;
+	ssize_t n;
+
+	while (got < nr) {
+		r = poll(&pfd, 1, READY_TIMEOUT_MS);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			snprintf(err, errlen,
+				 "only %d of %d workers became ready", got, nr);
+			return SCY_EFAIL;
+		}
+		n = read(fd, &msg, sizeof(msg));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != sizeof(msg)) {
+			snprintf(err, errlen,
+				 "readiness pipe: short read (%d of %d workers ready)",
+				 got, nr);
+			return SCY_EFAIL;
+		}
+		if (msg.stage != STAGE_READY) {
+			snprintf(err, errlen, "%s: %s failed: %s",
+				 msg.idx >= 0 && msg.idx < NR_WORKERS ?
+				 worker_names[msg.idx] : "worker",
+				 stage_name(msg.stage), strerror(msg.err));
+			/* a non-root caller may not raise a priority */
+			return msg.stage == STAGE_POLICY &&
+			       (msg.err == EPERM || msg.err == EACCES) ?
+			       SCY_EUNSUPPORTED : SCY_EFAIL;
+		}
+		got++;
+	}
+	return SCY_OK;
+}
+
+/* Wait until the yielder says it is done, at most until @deadline */
+static bool wait_done(struct lat_shared *sh, __u64 deadline)
+{
+	struct timespec ts;
+	__u64 now;
+
+	while (!__atomic_load_n(&sh->done, __ATOMIC_ACQUIRE)) {
+		now = now_ns();
+		if (now >= deadline)
+			return false;
+		ts = ns_to_ts(deadline - now);
+		futex_wait(&sh->done, 0, &ts);
+	}
+	return true;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile @pct (1..100) of @n sorted samples */
+static __u64 percentile(const __u64 *s, __u64 n, unsigned int pct)
+{
+	__u64 rank = (pct * n + 99) / 100;
+
+	if (!n)
+		return 0;
+	return s[(rank ? rank : 1) - 1];
+}
+
+static void spec_for(const struct ctx *c, int idx, enum rival rival,
+		     struct worker_spec *ws)
+{
+	ws->policy = SCHED_OTHER;
+	ws->nice = 0;
+	ws->setsid = false;
+	ws->leaf = NO_LEAF;
+	switch (idx) {
+	case W_YIELDER:
+		ws->setsid = c->placement == SCY_PLACE_SESSION;
+		ws->leaf = c->yielder_leaf;
+		break;
+	case W_HOG:
+		ws->leaf = c->hog_leaf;
+		break;
+	case W_RIVAL:
+		ws->leaf = c->hog_leaf;
+		if (rival == RIVAL_IDLE)
+			ws->policy = SCHED_IDLE;
+		else if (rival == RIVAL_NICE19)
+			ws->nice = 19;
+		else if (rival == RIVAL_CGIDLE)
+			ws->leaf = c->idle_leaf;
+		break;
+	}
+}
+
+/*
+ * One window: set the knob, start the workers, let the yielder measure,
+ * collect its samples, stop everything.  An enum scy_status; on anything
+ * but SCY_OK the reason is in @err.
+ */
+static int run_window(const struct ctx *c, enum yield_mode mode, struct window *w,
+		      char *err, size_t errlen)
+{
+	struct lat_shared *sh;
+	__u64 warmup, dur, grace, start;
+	cpu_set_t orig, set;
+	bool pinned = false;
+	int pfd[2] = { -1, -1 };
+	int nr, i, e, ret = SCY_EFAIL, cpu;
+	pid_t self = getpid();
+
+	err[0] = '\0';
+	w->label = c->knob_now;
+	if (w->knob >= 0) {
+		e = scy_knob_write(w->knob);
+		if (e) {
+			snprintf(err, errlen, "cannot set %s to %d: %s",
+				 SCY_KNOB_SYSFS, w->knob, strerror(e));
+			return SCY_EFAIL;
+		}
+		if (scy_knob_read() != w->knob) {
+			snprintf(err, errlen,
+				 "%s does not read back %d after writing it",
+				 SCY_KNOB_SYSFS, w->knob);
+			return SCY_EFAIL;
+		}
+		w->label = w->knob;
+	}
+	if (sched_getaffinity(0, sizeof(orig), &orig)) {
+		snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
+		return SCY_EFAIL;
+	}
+	if (c->cpu >= CPU_SETSIZE || !CPU_ISSET(c->cpu, &orig)) {
+		snprintf(err, errlen,
+			 "CPU %d is not available (offline or not in our affinity mask)",
+			 c->cpu);
+		return SCY_EFAIL;
+	}
+
+	sh = mmap(NULL, LAT_SHARED_SIZE, PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		snprintf(err, errlen, "mmap: %s", strerror(errno));
+		return SCY_EFAIL;
+	}
+	if (pipe2(pfd, O_CLOEXEC)) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		goto out;
+	}
+
+	/* the parent keeps off the measured CPU when it can */
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (cpu == c->cpu || !CPU_ISSET(cpu, &orig))
+			continue;
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		pinned = !sched_setaffinity(0, sizeof(set), &set);
+		break;
+	}
+
+	nr = w->rival == RIVAL_NONE ? 2 : 3;
+	fflush(NULL);
+	for (i = 0; i < nr; i++) {
+		struct worker_spec ws;
+		pid_t pid;
+
+		spec_for(c, i, w->rival, &ws);
+		pid = fork();
+		if (pid < 0) {
+			snprintf(err, errlen, "fork: %s", strerror(errno));
+			goto out;
+		}
+		if (!pid) {
+			close(pfd[0]);
+			worker(i, &ws, c->cpu, mode, sh, pfd[1], self);
+		}
+		WRITE_ONCE(workers.pid[i], pid);
+	}
+	close(pfd[1]);
+	pfd[1] = -1;
+
+	ret = wait_ready(pfd[0], nr, err, errlen);
+	if (ret)
+		goto out;
+	ret = SCY_EFAIL;
+
+	if (c->placement == SCY_PLACE_SESSION) {
+		char mine[64], his[64];
+
+		if (!scy_autogroup_of(0, mine, sizeof(mine)) &&
+		    !scy_autogroup_of(workers.pid[W_YIELDER], his,
+				      sizeof(his)) &&
+		    !strcmp(mine, his)) {
+			snprintf(err, errlen,
+				 "the yielder is still in autogroup %s after setsid()",
+				 mine);
+			goto out;
+		}
+	}
+
+	dur = (__u64)(opt_duration * NSEC_PER_SEC);
+	warmup = (__u64)((opt_duration / 8 < WARMUP_MAX_S ?
+			  opt_duration / 8 : WARMUP_MAX_S) * NSEC_PER_SEC);
+	/* a stalled sched_yield() may end up to one window late */
+	grace = dur;
+	start = now_ns();
+	sh->start_ns = start + warmup;
+	sh->end_ns = sh->start_ns + dur;
+	__atomic_store_n(&sh->go, 1, __ATOMIC_RELEASE);
+	futex_wake(&sh->go, INT_MAX);
+
+	if (!wait_done(sh, sh->end_ns + grace)) {
+		/*
+		 * The yielder is still waiting for its CPU.  Free the CPU
+		 * for it: its current sample ends as soon as it runs, and
+		 * still shows (at least) how long it waited.
+		 */
+		w->cut = true;
+		WRITE_ONCE(sh->stop, 1);
+		kill_worker(W_HOG);
+		kill_worker(W_RIVAL);
+		if (!wait_done(sh, now_ns() + FINISH_TIMEOUT_S * NSEC_PER_SEC)) {
+			snprintf(err, errlen,
+				 "the yielder did not finish its window within %d s after the hog and the rival were stopped",
+				 FINISH_TIMEOUT_S);
+			goto out;
+		}
+	}
+
+	w->n = sh->n;
+	w->full = sh->full;
+	w->wall_s = sh->last_ns > sh->start_ns ?
+		    (double)(sh->last_ns - sh->start_ns) / NSEC_PER_SEC : 0;
+	qsort(sh->sample, w->n, sizeof(sh->sample[0]), cmp_u64);
+	w->p50 = percentile(sh->sample, w->n, 50);
+	w->p99 = percentile(sh->sample, w->n, 99);
+	w->max = w->n ? sh->sample[w->n - 1] : 0;
+	w->yield_max = sh->yield_max;
+	ret = SCY_OK;
+out:
+	kill_workers();
+	if (pfd[0] >= 0)
+		close(pfd[0]);
+	if (pfd[1] >= 0)
+		close(pfd[1]);
+	munmap(sh, LAT_SHARED_SIZE);
+	if (pinned)
+		sched_setaffinity(0, sizeof(orig), &orig);
+	return ret;
+}
+
+static void print_window(const struct ctx *c, enum yield_mode mode,
+			 const struct window *w)
+{
+	const char *measure = mode == MODE_YIELD ? "away" : "oversleep";
+	const char *pl = scy_placement_name(c->placement);
+	const char *rv = rival_name(w->rival), *kn = scy_knob_name(w->label);
+	unsigned long long n = w->n;
+
+	/* one line, written piecewise (stdout is line buffered) */
+	printf("# measure=%s placement=%s rival=%s knob=%s yields=%llu",
+	       measure, pl, rv, kn, n);
+	printf(" p50_us=%.1f p99_us=%.1f max_us=%.1f wall_s=%.3f cut=%d",
+	       us(w->p50), us(w->p99), us(w->max), w->wall_s, w->cut);
+	/* the samples are oversleeps: how long did the yields take? */
+	if (mode == MODE_SLEEP)
+		printf(" yield_max_us=%.1f", us(w->yield_max));
+	printf("\n");
+	if (w->full)
+		ksft_print_msg("the window ended early: %u samples taken\n",
+			       MAX_SAMPLES);
+	if (csv_fd < 0)
+		return;
+	dprintf(csv_fd, "%s,%s,%s,%s,%s,%d,%.2f,%.3f,",
+		measure, pl, rv, kn, scy_kernel_release(), c->cpu,
+		opt_duration, w->wall_s);
+	dprintf(csv_fd, "%llu,%.1f,%.1f,%.1f,%d,%d,%.1f\n", n, us(w->p50),
+		us(w->p99), us(w->max), w->cut, w->full, us(w->yield_max));
+}
+
+/*
+ * Run the windows of a test.  Without the knob (or root) only those
+ * meant for knob 0 run, at the knob's current value.  Returns the number
+ * of windows run, or -1 with the test ended by SKIP() or ASSERT.
+ */
+static int run_windows(struct __test_metadata *_metadata, struct ctx *c,
+		       enum yield_mode mode, bool idle_group, struct window *w,
+		       int nr)
+{
+	char err[SCY_ERRLEN + PATH_MAX];
+	int i, k = 0, ret;
+
+	for (i = 0; i < nr; i++) {
+		if (!c->can_set && w[i].knob != 0)
+			continue;
+		w[k] = w[i];
+		if (!c->can_set)
+			w[k].knob = -1;
+		k++;
+	}
+
+	ret = place_setup(c, idle_group, err, sizeof(err));
+	if (ret == SCY_EUNSUPPORTED) {
+		scy_place_cleanup();
+		SKIP(return -1, "%s", err);
+	}
+	ASSERT_EQ(SCY_OK, ret) {
+		TH_LOG("%s", err);
+	}
+	for (i = 0; i < k; i++) {
+		ret = run_window(c, mode, &w[i], err, sizeof(err));
+		if (ret == SCY_EUNSUPPORTED) {
+			test_cleanup();
+			SKIP(return -1, "%s", err);
+		}
+		ASSERT_EQ(SCY_OK, ret) {
+			TH_LOG("%s window, knob %s: %s",
+			       rival_desc(w[i].rival),
+			       scy_knob_name(w[i].knob), err);
+		}
+		print_window(c, mode, &w[i]);
+	}
+	scy_place_cleanup();
+	return k;
+}
+
+/*
+ * Every window has samples; at knob 1 at least MIN_YIELDS and none still
+ * running a window after its end.  Returns whether all of that holds.
+ */
+static bool check_stalls(struct __test_metadata *_metadata,
+			 const struct window *w, int nr)
+{
+	bool ok = true;
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		const char *kn = scy_knob_name(w[i].label);
+
+		EXPECT_GT(w[i].n, 0ULL) {
+			TH_LOG("%s, knob %s: no sample in %.2f s",
+			       rival_desc(w[i].rival), kn, opt_duration);
+			ok = false;
+		}
+		if (w[i].label != 1)
+			continue;
+		EXPECT_GE(w[i].n, (__u64)MIN_YIELDS) {
+			TH_LOG("%s, knob 1: %llu yields in %.2f s: stalled (yield max %.0f us)",
+			       rival_desc(w[i].rival),
+			       (unsigned long long)w[i].n, opt_duration,
+			       us(w[i].yield_max));
+			ok = false;
+		}
+		EXPECT_FALSE(w[i].cut) {
+			TH_LOG("%s, knob 1: still away %.2f s after the window",
+			       rival_desc(w[i].rival), opt_duration);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* yield_away: time away per sched_yield(), hog + rival vs. hog alone */
+
+FIXTURE(yield_away) {
+	struct ctx c;
+};
+
+FIXTURE_VARIANT(yield_away) {
+	enum scy_placement placement;
+	enum rival rival;
+};
+
+FIXTURE_VARIANT_ADD(yield_away, same_idle) {
+	.placement = SCY_PLACE_SAME, .rival = RIVAL_IDLE,
+};
+
+FIXTURE_VARIANT_ADD(yield_away, same_nice19) {
+	.placement = SCY_PLACE_SAME, .rival = RIVAL_NICE19,
+};
+
+FIXTURE_VARIANT_ADD(yield_away, same_cgidle) {
+	.placement = SCY_PLACE_SAME, .rival = RIVAL_CGIDLE,
+};
+
+FIXTURE_VARIANT_ADD(yield_away, session_idle) {
+	.placement = SCY_PLACE_SESSION, .rival = RIVAL_IDLE,
+};
+
+FIXTURE_VARIANT_ADD(yield_away, session_nice19) {
+	.placement = SCY_PLACE_SESSION, .rival = RIVAL_NICE19,
+};
+
+FIXTURE_VARIANT_ADD(yield_away, session_cgidle) {
+	.placement = SCY_PLACE_SESSION, .rival = RIVAL_CGIDLE,
+};
+
+FIXTURE_VARIANT_ADD(yield_away, cgroup_idle) {
+	.placement = SCY_PLACE_CGROUP, .rival = RIVAL_IDLE,
+};
+
+FIXTURE_VARIANT_ADD(yield_away, cgroup_nice19) {
+	.placement = SCY_PLACE_CGROUP, .rival = RIVAL_NICE19,
+};
+
+FIXTURE_VARIANT_ADD(yield_away, cgroup_cgidle) {
+	.placement = SCY_PLACE_CGROUP, .rival = RIVAL_CGIDLE,
+};
+
+FIXTURE_SETUP(yield_away)
+{
+	ctx_setup(_metadata, &self->c, variant->placement);
+}
+
+FIXTURE_TEARDOWN(yield_away)
+{
+	ctx_teardown();
+}
+
+TEST_F_TIMEOUT(yield_away, p99_vs_hog_alone, TEST_TIMEOUT_S)
+{
+	/* knob 0, 1, 1, 0: the pair compared at knob 1 runs back to back */
+	struct window w[4] = {
+		{ .rival = RIVAL_NONE, .knob = 0 },
+		{ .rival = RIVAL_NONE, .knob = 1 },
+		{ .rival = variant->rival, .knob = 1 },
+		{ .rival = variant->rival, .knob = 0 },
+	};
+	struct ctx *c = &self->c;
+	const struct window *alone, *rival;
+	__u64 limit;
+	bool ok;
+	int nr;
+
+	nr = run_windows(_metadata, c, MODE_YIELD,
+			 variant->rival == RIVAL_CGIDLE, w, ARRAY_SIZE(w));
+	if (nr < 0)
+		return;
+	ok = check_stalls(_metadata, w, nr);
+	if (!c->can_set) {
+		if (ok)
+			SKIP(return, "p99 at knob 1 not compared: %s",
+			     c->no_assert);
+		return;
+	}
+
+	alone = &w[1];
+	rival = &w[2];
+	limit = alone->p99 + c->tick_ns + c->tick_ns / SLACK_DIV;
+	printf("# %s placement, knob 1: p99 away %.1f us with %s,",
+	       scy_placement_name(c->placement), us(rival->p99),
+	       rival_desc(rival->rival));
+	printf(" %.1f us with the hog alone, limit %.1f us (+ tick %.0f us + 1%%): %s\n",
+	       us(alone->p99), us(limit), us(c->tick_ns),
+	       rival->p99 <= limit ? "ok" : "TOO LONG");
+	EXPECT_LE(rival->p99, limit) {
+		TH_LOG("knob 1, %s: p99 away %.1f us > %.1f us (hog alone + tick)",
+		       rival_desc(rival->rival), us(rival->p99), us(limit));
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* yield_sleep: oversleep of 1 ms after each sched_yield() */
+
+FIXTURE(yield_sleep) {
+	struct ctx c;
+};
+
+FIXTURE_VARIANT(yield_sleep) {
+	enum scy_placement placement;
+	enum rival rival;
+};
+
+FIXTURE_VARIANT_ADD(yield_sleep, same_none) {
+	.placement = SCY_PLACE_SAME, .rival = RIVAL_NONE,
+};
+
+FIXTURE_VARIANT_ADD(yield_sleep, same_idle) {
+	.placement = SCY_PLACE_SAME, .rival = RIVAL_IDLE,
+};
+
+FIXTURE_VARIANT_ADD(yield_sleep, session_none) {
+	.placement = SCY_PLACE_SESSION, .rival = RIVAL_NONE,
+};
+
+FIXTURE_VARIANT_ADD(yield_sleep, session_idle) {
+	.placement = SCY_PLACE_SESSION, .rival = RIVAL_IDLE,
+};
+
+FIXTURE_VARIANT_ADD(yield_sleep, cgroup_none) {
+	.placement = SCY_PLACE_CGROUP, .rival = RIVAL_NONE,
+};
+
+FIXTURE_VARIANT_ADD(yield_sleep, cgroup_idle) {
+	.placement = SCY_PLACE_CGROUP, .rival = RIVAL_IDLE,
+};
+
+FIXTURE_SETUP(yield_sleep)
+{
+	ctx_setup(_metadata, &self->c, variant->placement);
+}
+
+FIXTURE_TEARDOWN(yield_sleep)
+{
+	ctx_teardown();
+}
+
+TEST_F_TIMEOUT(yield_sleep, oversleep_p99, TEST_TIMEOUT_S)
+{
+	struct window w[2] = {
+		{ .rival = variant->rival, .knob = 0 },
+		{ .rival = variant->rival, .knob = 1 },
+	};
+	struct ctx *c = &self->c;
+	__u64 limit;
+	bool ok;
+	int nr;
+
+	nr = run_windows(_metadata, c, MODE_SLEEP, false, w, ARRAY_SIZE(w));
+	if (nr < 0)
+		return;
+	ok = check_stalls(_metadata, w, nr);
+	if (!c->can_set) {
+		if (ok)
+			SKIP(return, "p99 oversleep at knob 1 not compared: %s",
+			     c->no_assert);
+		return;
+	}
+
+	limit = w[0].p99 + c->tick_ns + c->tick_ns / SLACK_DIV;
+	printf("# %s placement, %s: p99 oversleep of 1 ms after sched_yield()",
+	       scy_placement_name(c->placement), rival_desc(w[0].rival));
+	printf(" %.1f us at knob 1, %.1f us at knob 0, limit %.1f us (+ tick %.0f us + 1%%): %s\n",
+	       us(w[1].p99), us(w[0].p99), us(limit), us(c->tick_ns),
+	       w[1].p99 <= limit ? "ok" : "TOO LONG");
+	EXPECT_LE(w[1].p99, limit) {
+		TH_LOG("%s: p99 oversleep %.1f us at knob 1 > %.1f us (knob 0 + tick)",
+		       rival_desc(w[0].rival), us(w[1].p99), us(limit));
+	}
+}
+
+/* ------------------------------------------------------------------ */
+
+static void print_usage(const char *prog, FILE *f)
+{
+	fprintf(f,
+		"usage: %s [-d SECONDS] [-c CPU] [-o CSV] [harness options]\n"
+		"  -d SECONDS  length of each measurement window (default 2, %.1f..%.0f)\n"
+		"  -c CPU      CPU the workers run on (default: highest allowed)\n"
+		"  -o CSV      also write the windows as CSV to this file\n"
+		"harness options (-l lists the tests):\n",
+		prog, DURATION_MIN, DURATION_MAX);
+}
+
+static int parse_duration(const char *s, double *d)
+{
+	char *end;
+
+	errno = 0;
+	*d = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(*d) ||
+	    *d < DURATION_MIN || *d > DURATION_MAX)
+		return -1;
+	return 0;
+}
+
+static int parse_cpu(const char *s, int *cpu)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v >= CPU_SETSIZE)
+		return -1;
+	*cpu = (int)v;
+	return 0;
+}
+
+/* What the main process restores at exit, see main_restore() */
+static void main_save(void)
+{
+	static const char * const leaves[] = { "yielder", "others", "idle" };
+	char mnt[PATH_MAX / 2], list[512];
+	int i;
+
+	snprintf(cg_base_name, sizeof(cg_base_name), "scy-latency-%d",
+		 (int)main_pid);
+	if (geteuid())
+		return;
+	if (scy_knob_present())
+		init_knob = scy_knob_read();
+	init_autogroup = scy_read_01(SCY_AUTOGROUP_SYSCTL);
+	if (scy_cgroup2_mount(mnt, sizeof(mnt)))
+		return;
+	for (i = 0; i < (int)ARRAY_SIZE(leaves); i++)
+		snprintf(cg_paths[i], sizeof(cg_paths[i]), "%s/%s/%s", mnt,
+			 cg_base_name, leaves[i]);
+	snprintf(cg_paths[i], sizeof(cg_paths[i]), "%s/%s", mnt,
+		 cg_base_name);
+	snprintf(cg_root_ctl, sizeof(cg_root_ctl), "%s/cgroup.subtree_control",
+		 mnt);
+	if (scy_read_file(cg_root_ctl, list, sizeof(list)) >= 0)
+		init_root_cpu = scy_has_word(list, "cpu");
+}
+
+/*
+ * Our options (-d, -c, -o) are taken out of argv, everything else goes to
+ * the harness (-l, -t, -v, ...).
+ */
+int main(int argc, char **argv)
+{
+	char **hargv;
+	const char *csv_path = NULL;
+	int i, hargc = 0;
+
+	hargv = calloc(argc + 1, sizeof(*hargv));
+	if (!hargv)
+		return KSFT_FAIL;
+	hargv[hargc++] = argv[0];
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *val;
+
+		if (a[0] != '-' || !a[1] || !strchr("dco", a[1])) {
+			/* a harness option */
+			if (!strcmp(a, "-h"))
+				print_usage(argv[0], stderr);
+			hargv[hargc++] = argv[i];
+			/* the value of one: "-t NAME", "-v NAME", ... */
+			if (a[0] == '-' && a[1] && strchr("tTvVfFr", a[1]) &&
+			    !a[2] && i + 1 < argc)
+				hargv[hargc++] = argv[++i];
+			continue;
+		}
+		if (a[2]) {
+			val = a + 2;
+		} else if (i + 1 < argc) {
+			val = argv[++i];
+		} else {
+			fprintf(stderr, "option %s needs a value\n", a);
+			print_usage(argv[0], stderr);
+			return KSFT_FAIL;
+		}
+		if (a[1] == 'd' && parse_duration(val, &opt_duration)) {
+			fprintf(stderr, "invalid duration '%s' (%.1f..%.0f s)\n",
+				val, DURATION_MIN, DURATION_MAX);
+			return KSFT_FAIL;
+		}
+		if (a[1] == 'c' && parse_cpu(val, &opt_cpu)) {
+			fprintf(stderr, "invalid CPU '%s'\n", val);
+			return KSFT_FAIL;
+		}
+		if (a[1] == 'o')
+			csv_path = val;
+	}
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	main_pid = getpid();
+	msh = mmap(NULL, sizeof(*msh), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (msh == MAP_FAILED) {
+		perror("mmap");
+		return KSFT_FAIL;
+	}
+	main_save();
+	atexit(main_restore);
+	set_handlers(main_on_signal);
+
+	if (csv_path) {
+		csv_fd = open(csv_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND |
+			      O_CLOEXEC, 0644);
+		if (csv_fd < 0) {
+			fprintf(stderr, "cannot open %s: %s\n", csv_path,
+				strerror(errno));
+			return KSFT_FAIL;
+		}
+		dprintf(csv_fd, "%s\n", CSV_HEADER);
+	}
+
+	return test_harness_run(hargc, hargv);
+}
+
+#pragma GCC diagnostic pop

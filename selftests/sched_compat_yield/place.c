@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Placement of the tasks of a sched_compat_yield measurement, see place.h.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <mntent.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "place.h"
+
+/*
+ * Accesses to the state that the cleanup functions may see from a signal
+ * handler: single, untorn loads and stores the compiler keeps.
+ */
+#ifndef READ_ONCE
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#endif
+#ifndef WRITE_ONCE
+#define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
+#endif
+
+/*
+ * What the setups changed.  Written before the matching resource is
+ * created, so a signal handler sees at worst a resource that does not
+ * exist (yet).  The sig_atomic_t members are accessed with READ_ONCE() and
+ * WRITE_ONCE().
+ */
+static struct {
+	sig_atomic_t cg_dirs;		/* how many of cg_dir[] exist */
+	char cg_dir[1 + SCY_CG_MAX_LEAVES][PATH_MAX]; /* base, leaves */
+	sig_atomic_t cg_root_enabled;	/* we wrote +cpu there */
+	char cg_root_ctl[PATH_MAX];
+	sig_atomic_t ag_prior;		/* autogroup value to restore */
+} st = { .ag_prior = -1 };
+
+/* ------------------------------------------------------------------ */
+/* file helpers */
+
+ssize_t scy_read_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n, total = 0;
+	int fd, e;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while ((size_t)total < len - 1) {
+		n = read(fd, buf + total, len - 1 - total);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			e = errno;
+			close(fd);
+			return -e;
+		}
+		if (!n)
+			break;
+		total += n;
+	}
+	close(fd);
+	buf[total] = '\0';
+	return total;
+}
+
+int scy_write_str(const char *path, const char *s)
+{
+	size_t len = strlen(s);
+	ssize_t n;
+	int fd, e = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	n = write(fd, s, len);
+	if (n < 0)
+		e = errno;
+	else if ((size_t)n != len)
+		e = EIO;
+	close(fd);
+	return e;
+}
+
+int scy_read_01(const char *path)
+{
+	char buf[16];
+	ssize_t n;
+
+	n = scy_read_file(path, buf, sizeof(buf));
+	if (n < 0) {
+		errno = -n;
+		return -1;
+	}
+	if (!strcmp(buf, "0\n"))
+		return 0;
+	if (!strcmp(buf, "1\n"))
+		return 1;
+	errno = EPROTO;
+	return -1;
+}
+
+bool scy_has_word(const char *list, const char *word)
+{
+	size_t wl = strlen(word);
+	const char *p = list;
+
+	while (*p) {
+		while (*p == ' ' || *p == '\n' || *p == '\t' || *p == ',')
+			p++;
+		if (!strncmp(p, word, wl) &&
+		    (p[wl] == '\0' || p[wl] == ' ' || p[wl] == '\n' ||
+		     p[wl] == '\t' || p[wl] == ','))
+			return true;
+		while (*p && *p != ' ' && *p != '\n' && *p != '\t' && *p != ',')
+			p++;
+	}
+	return false;
+}
+
+static void chomp(char *s)
+{
+	size_t l = strlen(s);
+
+	while (l && (s[l - 1] == '\n' || s[l - 1] == ' '))
+		s[--l] = '\0';
+}
+
+/* ------------------------------------------------------------------ */
+/* autogroup */
+
+bool scy_in_root_task_group(char *why, size_t whylen)
+{
+	char buf[4096], *line, *save = NULL, v2path[PATH_MAX] = "";
+	char ctl[PATH_MAX + 64], list[512];
+	struct mntent *m;
+	FILE *f;
+
+	if (scy_read_file("/proc/self/cgroup", buf, sizeof(buf)) <= 0)
+		return true;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *c1 = strchr(line, ':'), *c2;
+
+		if (!c1)
+			continue;
+		c2 = strchr(c1 + 1, ':');
+		if (!c2)
+			continue;
+		*c2 = '\0';
+		if (!strncmp(line, "0:", 2) && c1[1] == '\0') {
+			snprintf(v2path, sizeof(v2path), "%s", c2 + 1);
+			continue;
+		}
+		/* cgroup v1 hierarchy with the cpu controller */
+		if (scy_has_word(c1 + 1, "cpu")) {
+			if (strcmp(c2 + 1, "/")) {
+				snprintf(why, whylen,
+					 "the process is in cgroup v1 cpu group %s",
+					 c2 + 1);
+				return false;
+			}
+			return true;
+		}
+	}
+	if (!v2path[0] || !strcmp(v2path, "/"))
+		return true;
+	/* cgroup v2: is the cpu controller enabled below the root? */
+	f = setmntent("/proc/self/mounts", "r");
+	if (!f)
+		return true;
+	while ((m = getmntent(f))) {
+		if (strcmp(m->mnt_type, "cgroup2"))
+			continue;
+		snprintf(ctl, sizeof(ctl), "%s/cgroup.subtree_control",
+			 m->mnt_dir);
+		if (scy_read_file(ctl, list, sizeof(list)) >= 0 &&
+		    scy_has_word(list, "cpu")) {
+			endmntent(f);
+			snprintf(why, whylen,
+				 "the process is in cgroup v2 group %s with the cpu controller enabled",
+				 v2path);
+			return false;
+		}
+		break;
+	}
+	endmntent(f);
+	return true;
+}
+
+int scy_autogroup_setup(char *err, size_t errlen)
+{
+	char why[PATH_MAX + 128];
+	int prior, e;
+
+	prior = scy_read_01(SCY_AUTOGROUP_SYSCTL);
+	if (prior < 0) {
+		if (errno == ENOENT)
+			snprintf(err, errlen,
+				 "no autogroup: %s is absent (CONFIG_SCHED_AUTOGROUP unset)",
+				 SCY_AUTOGROUP_SYSCTL);
+		else
+			snprintf(err, errlen, "cannot read %s: %s",
+				 SCY_AUTOGROUP_SYSCTL, strerror(errno));
+		return SCY_EUNSUPPORTED;
+	}
+	if (!scy_in_root_task_group(why, sizeof(why))) {
+		snprintf(err, errlen,
+			 "autogroup has no effect here: %s (autogroups apply to the root task group only)",
+			 why);
+		return SCY_EUNSUPPORTED;
+	}
+	if (prior == 1)
+		return SCY_OK;
+	WRITE_ONCE(st.ag_prior, prior);
+	e = scy_write_str(SCY_AUTOGROUP_SYSCTL, "1");
+	if (e) {
+		WRITE_ONCE(st.ag_prior, -1);
+		snprintf(err, errlen, "cannot enable autogroup (%s)%s",
+			 strerror(e), geteuid() ? ": not root" : "");
+		return SCY_EUNSUPPORTED;
+	}
+	return SCY_OK;
+}
+
+void scy_autogroup_cleanup(void)
+{
+	int prior = READ_ONCE(st.ag_prior);
+
+	if (prior >= 0) {
+		scy_write_str(SCY_AUTOGROUP_SYSCTL, prior ? "1" : "0");
+		WRITE_ONCE(st.ag_prior, -1);
+	}
+}
+
+int scy_autogroup_of(pid_t pid, char *buf, size_t len)
+{
+	char path[64];
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/autogroup", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/autogroup");
+	if (scy_read_file(path, buf, len) <= 0)
+		return -1;
+	buf[strcspn(buf, "\n ")] = '\0';
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* cgroup v2 */
+
+int scy_cgroup2_mount(char *dir, size_t len)
+{
+	struct mntent *m;
+	FILE *f;
+	int ret = -1;
+
+	f = setmntent("/proc/self/mounts", "r");
+	if (!f)
+		return -1;
+	while ((m = getmntent(f))) {
+		if (!strcmp(m->mnt_type, "cgroup2")) {
+			if (strlen(m->mnt_dir) < len) {
+				snprintf(dir, len, "%s", m->mnt_dir);
+				ret = 0;
+			}
+			break;
+		}
+	}
+	endmntent(f);
+	return ret;
+}
+
+int scy_cgroup2_self(char *path, size_t len)
+{
+	char buf[4096], *line, *save = NULL;
+
+	if (scy_read_file("/proc/self/cgroup", buf, sizeof(buf)) <= 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		/* the v2 line is "0::PATH" */
+		if (!strncmp(line, "0::", 3) && strlen(line + 3) < len) {
+			snprintf(path, len, "%s", line + 3);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void scy_cgroup_cleanup(void)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	int i, try;
+
+	/* cg_dir[0] is the parent of the others: remove it last */
+	for (i = READ_ONCE(st.cg_dirs) - 1; i >= 0; i--) {
+		for (try = 0; try < 100; try++) {
+			if (!rmdir(st.cg_dir[i]) || errno == ENOENT)
+				break;
+			if (errno != EBUSY)
+				break;
+			/* a killed task may leave its group a little later */
+			nanosleep(&ts, NULL);
+		}
+	}
+	WRITE_ONCE(st.cg_dirs, 0);
+	if (READ_ONCE(st.cg_root_enabled)) {
+		scy_write_str(st.cg_root_ctl, "-cpu");
+		WRITE_ONCE(st.cg_root_enabled, 0);
+	}
+}
+
+int scy_cgroup_setup(const char *base, const char * const *leaves, int nr,
+		     char *err, size_t errlen)
+{
+	/* half of PATH_MAX and a quarter: room for what we append */
+	char mnt[PATH_MAX / 2], name[PATH_MAX / 4];
+	char path[PATH_MAX + 64], list[512];
+	const char *hint;
+	ssize_t n;
+	int e, i;
+
+	if (nr < 0 || nr > SCY_CG_MAX_LEAVES) {
+		snprintf(err, errlen, "invalid number of cgroups %d", nr);
+		return SCY_EFAIL;
+	}
+	if (scy_cgroup2_mount(mnt, sizeof(mnt))) {
+		snprintf(err, errlen, "no cgroup2 file system mounted");
+		return SCY_EUNSUPPORTED;
+	}
+	snprintf(path, sizeof(path), "%s/cgroup.controllers", mnt);
+	n = scy_read_file(path, list, sizeof(list));
+	if (n < 0) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(-n));
+		return SCY_EUNSUPPORTED;
+	}
+	chomp(list);
+	if (!scy_has_word(list, "cpu")) {
+		snprintf(err, errlen,
+			 "no cpu controller in cgroup2 at %s (cgroup.controllers: \"%s\"; cpu may be bound to a cgroup v1 hierarchy or CONFIG_CGROUP_SCHED unset)",
+			 mnt, list);
+		return SCY_EUNSUPPORTED;
+	}
+
+	hint = geteuid() ? " (not root)" : "";
+	snprintf(st.cg_root_ctl, sizeof(st.cg_root_ctl),
+		 "%s/cgroup.subtree_control", mnt);
+	n = scy_read_file(st.cg_root_ctl, list, sizeof(list));
+	if (n < 0) {
+		snprintf(err, errlen, "cannot read %s: %s", st.cg_root_ctl,
+			 strerror(-n));
+		return SCY_EUNSUPPORTED;
+	}
+	if (!scy_has_word(list, "cpu")) {
+		e = scy_write_str(st.cg_root_ctl, "+cpu");
+		if (e) {
+			snprintf(err, errlen,
+				 "cannot enable the cpu controller in %s: %s%s",
+				 st.cg_root_ctl, strerror(e), hint);
+			return SCY_EUNSUPPORTED;
+		}
+		WRITE_ONCE(st.cg_root_enabled, 1);
+	}
+
+	if (base)
+		snprintf(name, sizeof(name), "%s", base);
+	else
+		snprintf(name, sizeof(name), "scy-%d", (int)getpid());
+	snprintf(st.cg_dir[0], PATH_MAX, "%s/%s", mnt, name);
+	for (i = 0; i < nr; i++)
+		snprintf(st.cg_dir[i + 1], PATH_MAX, "%s/%s/%s", mnt, name,
+			 leaves[i]);
+
+	/* left over from a run of a process with our pid that was killed? */
+	for (i = 0; i < nr; i++)
+		rmdir(st.cg_dir[i + 1]);
+	rmdir(st.cg_dir[0]);
+
+	WRITE_ONCE(st.cg_dirs, 1);
+	if (mkdir(st.cg_dir[0], 0755)) {
+		e = errno;
+		snprintf(err, errlen, "cannot create %s: %s%s", st.cg_dir[0],
+			 strerror(e), hint);
+		goto fail;
+	}
+	/* a group with processes cannot enable controllers below it */
+	if (nr) {
+		snprintf(path, sizeof(path), "%s/cgroup.subtree_control",
+			 st.cg_dir[0]);
+		e = scy_write_str(path, "+cpu");
+		if (e) {
+			snprintf(err, errlen,
+				 "cannot enable the cpu controller in %s: %s%s",
+				 path, strerror(e), hint);
+			goto fail;
+		}
+	}
+	for (i = 0; i < nr; i++) {
+		WRITE_ONCE(st.cg_dirs, i + 2);
+		if (mkdir(st.cg_dir[i + 1], 0755)) {
+			e = errno;
+			snprintf(err, errlen, "cannot create %s: %s%s",
+				 st.cg_dir[i + 1], strerror(e), hint);
+			goto fail;
+		}
+	}
+	return SCY_OK;
+fail:
+	scy_cgroup_cleanup();
+	return SCY_EUNSUPPORTED;
+}
+
+const char *scy_cgroup_dir(int leaf)
+{
+	return st.cg_dir[leaf + 1];
+}
+
+int scy_cgroup_join(int leaf)
+{
+	char pid[32];
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	return scy_cgroup_write(leaf, "cgroup.procs", pid);
+}
+
+int scy_cgroup_write(int leaf, const char *file, const char *val)
+{
+	char path[PATH_MAX + 64];
+	int e = ENOENT;
+
+	if (leaf >= -1 && leaf + 1 < READ_ONCE(st.cg_dirs)) {
+		snprintf(path, sizeof(path), "%s/%s", st.cg_dir[leaf + 1],
+			 file);
+		e = scy_write_str(path, val);
+	}
+	return e;
+}
+
+void scy_place_cleanup(void)
+{
+	scy_cgroup_cleanup();
+	scy_autogroup_cleanup();
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Placement of the tasks of a sched_compat_yield measurement: in the
+ * caller's group, in an autogroup of their own (a task that calls setsid()
+ * gets one when autogroups are enabled), or in cgroup v2 groups with the cpu
+ * controller.  Plus the small file helpers these need.
+ *
+ * What a setup changes (the autogroup setting, the cpu controller of the
+ * cgroup2 root, the groups it creates) is recorded in static state, so that
+ * the cleanup functions undo exactly that, also from a signal handler.  One
+ * autogroup setup and one cgroup setup at a time per process.
+ *
+ * No kselftest dependency: used by the CPU-share engine (share.c) and by
+ * the selftest compat_yield_latency.
+ */
+#ifndef SCY_PLACE_H
+#define SCY_PLACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define SCY_AUTOGROUP_SYSCTL	"/proc/sys/kernel/sched_autogroup_enabled"
+
+/* Groups scy_cgroup_setup() can create below its base group */
+#define SCY_CG_MAX_LEAVES	4
+
+/* Return values of the setup functions (and of scy_run(), see share.h) */
+enum scy_status {
+	SCY_OK = 0,
+	SCY_EUNSUPPORTED = 1,	/* placement/setup impossible here: SKIP */
+	SCY_EFAIL = 2,		/* the run itself failed: FAIL */
+};
+
+/* Read a small file into buf (NUL-terminated).  Length or -errno. */
+ssize_t scy_read_file(const char *path, char *buf, size_t len);
+
+/* Async-signal-safe: write a string with one write().  0 or an errno. */
+int scy_write_str(const char *path, const char *s);
+
+/*
+ * A file that holds "0\n" or "1\n" (the knob, the autogroup sysctl): 0 or
+ * 1, or -1 with errno set (EPROTO for any other content).
+ */
+int scy_read_01(const char *path);
+
+/* Does the list @list (separated by blanks or commas) hold @word? */
+bool scy_has_word(const char *list, const char *word);
+
+/*
+ * Autogroups only matter for tasks in the root task group: with the cpu
+ * controller, a task in a non-root cpu cgroup ignores its autogroup.
+ * Returns true if the caller is in the root task group, or if it cannot
+ * tell; otherwise false with the reason in @why.
+ */
+bool scy_in_root_task_group(char *why, size_t whylen);
+
+/*
+ * Make sure autogroups are enabled (set the sysctl to 1 if it is 0) and
+ * apply to the caller.  SCY_OK, or SCY_EUNSUPPORTED with the reason in @err.
+ * scy_autogroup_cleanup() restores the prior setting.
+ */
+int scy_autogroup_setup(char *err, size_t errlen);
+void scy_autogroup_cleanup(void);
+
+/* First word of /proc/<pid>/autogroup (@pid 0: the caller), 0 or -1 */
+int scy_autogroup_of(pid_t pid, char *buf, size_t len);
+
+/* Mount point of the cgroup2 file system: 0, or -1 if there is none */
+int scy_cgroup2_mount(char *dir, size_t len);
+
+/* The caller's cgroup v2 path ("/" for the root): 0, or -1 if unknown */
+int scy_cgroup2_self(char *path, size_t len);
+
+/*
+ * Create the group @base ("scy-<pid>" if NULL) below the cgroup2 root and,
+ * if @nr > 0, the groups @leaves[0..nr-1] below it, with the cpu controller
+ * enabled on the way (in the root and, with leaves, in @base).  With no
+ * leaves @base itself is the group tasks join.  Leftovers of that name (of
+ * a killed run) are removed first.  SCY_OK, or SCY_EUNSUPPORTED with the
+ * reason in @err.
+ */
+int scy_cgroup_setup(const char *base, const char * const *leaves, int nr,
+		     char *err, size_t errlen);
+
+/* Path of leaf @leaf of the current setup, -1: of its base */
+const char *scy_cgroup_dir(int leaf);
+
+/* Move the caller into leaf @leaf (-1: the base).  0 or an errno. */
+int scy_cgroup_join(int leaf);
+
+/* Write @val to the file @file of leaf @leaf (-1: the base).  0 or errno. */
+int scy_cgroup_write(int leaf, const char *file, const char *val);
+
+/*
+ * Async-signal-safe (apart from short sleeps while a group is still busy):
+ * remove the groups of the current setup, leaves first, and disable the
+ * cpu controller in the root again if the setup enabled it.  The groups
+ * must have no live tasks left.
+ */
+void scy_cgroup_cleanup(void);
+
+/* Both cleanups above */
+void scy_place_cleanup(void);
+
+#endif /* SCY_PLACE_H */
