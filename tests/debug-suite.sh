@@ -3,8 +3,10 @@
 #
 # Runs inside a debug guest (tests/debug.sh boots it): checks that the
 # kernel carries the debug options, runs the kselftests, fuzzes the knob,
-# then stresses the scheduler for SCY_STRESS_SECONDS (default 60) with
-# everything that touches the yield path or the groups it walks at once:
+# writes it from concurrent processes, runs a SCHED_BATCH yielder alone in
+# its autogroup, then stresses the scheduler for SCY_STRESS_SECONDS
+# (default 60) with everything that touches the yield path or the groups it
+# walks at once:
 #   - stress-ng yield and cpu workers, one per stress-ng instance so that
 #     each worker's bogo-ops can be checked;
 #   - a knob toggler (knob-fuzz toggle: 1, 0, 1, ... as fast as it can);
@@ -92,6 +94,14 @@ share_debug "$ST" "$SCY_SHARE_DURATION"
 # guests do 2 x 10000 too). Each valid write flips the static key, which is
 # what makes it slow here (100-500 s for 10000 writes).
 knob_fuzz "$TT" "${SCY_FUZZ_WRITES:-10000}"
+# SCY_STORM_WRITES (default 10000) concurrent writes of 1 and 0 from 4
+# processes, sysfs and sysctl mixed: all succeed, the last written is read
+# back, no new WARNING/BUG line in the kernel log.
+knob_storm "$TT" "${SCY_STORM_WRITES:-10000}"
+# A SCHED_BATCH yielder alone in its autogroup beside a hog, knob 1: the
+# compat yield updates the level above the autogroup, where SCHED_DEBUG
+# checks that the rq clock was updated.
+yield_own_autogroup "$TT" 2 batch
 
 # the stress
 D=$SCY_STRESS_SECONDS

@@ -41,6 +41,7 @@ SCY_MEM=${SCY_DEBUG_MEM:-1024} bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out
 	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_MODULE="$mod/yield_stats.ko" \
 	SCY_STRESS_SECONDS="$stress" SCY_SHARE_DURATION="${SCY_SHARE_DURATION:-4}" \
 	SCY_STRESS_KNOB="${SCY_STRESS_KNOB:-toggle}" SCY_FUZZ_WRITES="${SCY_FUZZ_WRITES:-10000}" \
+	SCY_STORM_WRITES="${SCY_STORM_WRITES:-10000}" \
 	SCY_STRESS_HOTPLUG="$hotplug" \
 	bash tests/debug-suite.sh || rc=$?
 cat "$out/job.log" 2>/dev/null || true

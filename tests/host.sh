@@ -104,7 +104,8 @@ if out=$(make -s -C tests/tools OUTPUT="$tmp/bin/tests" 2>&1); then
 else
 	not_ok "tests/tools build: $out"
 fi
-for bad in "" "fuzz -n 0" "fuzz -n x" "toggle" "toggle -d 0" "nonroot extra" "spin"; do
+for bad in "" "fuzz -n 0" "fuzz -n x" "toggle" "toggle -d 0" "nonroot extra" "spin" \
+	"storm -p 1" "storm -p 65" "storm -n 0" "storm -r x" "storm extra"; do
 	# shellcheck disable=SC2086
 	err=$("$tmp/bin/tests/knob-fuzz" $bad 2>&1 >/dev/null)
 	rc=$?
@@ -121,6 +122,12 @@ for bad in "" "policy" "policy -d 0" "cgroup -d x" "policy -d 1 -c /tmp" "move -
 	err=$("$tmp/bin/tests/churn" $bad 2>&1 >/dev/null)
 	rc=$?
 	check "churn ${bad:-(no arguments)}: exit status 2 ($rc) with a message" test $rc -eq 2 -a -n "$err"
+done
+for bad in "-p fifo" "-d 0" "-H 17" "-c x" "-s extra"; do
+	# shellcheck disable=SC2086
+	err=$("$tmp/bin/tests/yield-loop" $bad 2>&1 >/dev/null)
+	rc=$?
+	check "yield-loop $bad: exit status 2 ($rc) with a message" test $rc -eq 2 -a -n "$err"
 done
 ys=$tmp/bin/yield-share
 for bad in "-d -1" "-d abc" "-p nowhere" "-n -2" "-m sleep" "-k 2" "-f xml" "--bogus"; do
@@ -199,7 +206,7 @@ if [[ -n $hdrs && -f $hdrs/Makefile ]]; then
 	krel=${hdrs#/usr/src/linux-headers-}
 	d=$tmp/module-debian
 	mkdir -p "$d"
-	cp module/Kbuild module/Makefile module/yield_stats.c "$d/"
+	cp module/* "$d/"
 	if out=$(make -s -C "$d" KDIR="$hdrs" W=1 2>&1) && [[ -f $d/yield_stats.ko ]]; then
 		warn=$(grep 'warning:' <<<"$out")
 		check "module builds against Debian's linux-headers-$krel with W=1 and no warnings${warn:+: $warn}" \
@@ -210,8 +217,9 @@ if [[ -n $hdrs && -f $hdrs/Makefile ]]; then
 	. tests/dkms.sh
 	if command -v dkms >/dev/null 2>&1 && [[ -n $DKMS_NAME && -n $DKMS_VER ]]; then
 		dkms_install "$tmp/dkms" "$krel"
+		# Debian compresses the modules of its newer kernels (.ko.xz)
 		check "dkms add, build and install $DKMS_NAME/$DKMS_VER for $krel with module/dkms.conf" \
-			test -f "$tmp/dkms/inst/$krel/updates/dkms/yield_stats.ko"
+			bash -c 'ls "$1"/yield_stats.ko* >/dev/null 2>&1' _ "$tmp/dkms/inst/$krel/updates/dkms"
 		check "dkms remove $DKMS_NAME/$DKMS_VER leaves no module behind" \
 			dkms_uninstall "$tmp/dkms" "$krel"
 	else

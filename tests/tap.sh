@@ -56,3 +56,84 @@ knob_fuzz() {
 	check "knob: writes as uid 65534 refused, value unchanged" test $rc = 0
 	echo 0 >/sys/kernel/sched_compat_yield
 }
+
+# kernel_reports: the kernel log's WARNING:/BUG: lines so far (dmesg, or
+# /dev/kmsg where dmesg is missing).
+kernel_reports() {
+	{ dmesg 2>/dev/null || dd if=/dev/kmsg iflag=nonblock bs=8192 2>/dev/null; } |
+		grep -E 'WARNING:|BUG:'
+}
+# new_reports COUNT: the report lines after the first COUNT (kernel_reports)
+new_reports() { kernel_reports | tail -n +$(($1 + 1)); }
+
+# knob_storm TOOLDIR WRITES [PROCS]: knob-fuzz storm: PROCS processes
+# (default 4; half through the sysfs file, half through the sysctl) write 1
+# and 0 at once, WRITES in all, in rounds that each end with one write
+# after all the others, which every process must then read from both
+# files. Two checks: every write succeeded and every read showed the last
+# value written; no new WARNING/BUG line in the kernel log (writers racing
+# on a static key without a lock of their own make
+# static_key_disable_cpuslocked() warn). Leaves the knob at 0.
+knob_storm() {
+	local tt=$1 writes=$2 procs=${3:-4} k=/sys/kernel/sched_compat_yield
+	local before out rc new what="concurrent knob writers"
+	if [[ ! -w $k ]]; then
+		skip "$what: $writes writes from $procs processes (sysfs and sysctl mixed)" "no writable $k"
+		skip "no kernel warning during the concurrent knob writes" "no writable $k"
+		return
+	fi
+	before=$(kernel_reports | wc -l)
+	echo 0 >$k
+	out=$("$tt/knob-fuzz" storm -p "$procs" -n "$writes" 2>&1)
+	rc=$?
+	sed 's/^/# /' <<<"$out"
+	out=$(grep '^storm ' <<<"$out")
+	if [[ -z $out ]]; then
+		not_ok "$what: $writes writes from $procs processes (sysfs and sysctl mixed): no summary (exit status $rc)"
+	else
+		check "$what: $(field writes "$out") writes from $procs processes (sysfs and sysctl mixed), all succeeded, final value = last written ($(field failed "$out") failed, $(field wrong_reads "$out") wrong reads after $(field rounds "$out") rounds, $(field final_wrong "$out") wrong of $(field final_checks "$out") final checks, $(field seconds "$out") s)" \
+			test "$rc" = 0
+	fi
+	new=$(new_reports "$before")
+	[[ -z $new ]] || echo "# first new kernel report: $(head -n 1 <<<"$new")"
+	check "no kernel warning during the concurrent knob writes ($(grep -c . <<<"$new") new WARNING/BUG lines)" \
+		test -z "$new"
+	echo 0 >$k
+}
+
+# yield_own_autogroup TOOLDIR SECONDS POLICY: knob 1 and autogroups on
+# (kernel.sched_autogroup_enabled 1; both restored after); on the last CPU,
+# a POLICY (other, batch, idle) task calling sched_yield() in a loop in a
+# session, hence an autogroup, of its own and a hog in this shell's session,
+# for SECONDS (yield-loop). Its compat yields then act at the level above
+# its autogroup. Checks: the yielder ran, alone in an autogroup the hog is
+# not in; no new WARNING/BUG line in the kernel log.
+yield_own_autogroup() {
+	local tt=$1 d=$2 pol=$3 k=/sys/kernel/sched_compat_yield
+	local ag=/proc/sys/kernel/sched_autogroup_enabled prior_k prior_ag before out rc new
+	local cpu what ya yg hg
+	cpu=$(($(nproc) - 1))
+	what="knob 1: SCHED_${pol^^} yielder in an autogroup of its own beside a hog on CPU $cpu"
+	if [[ ! -w $k || ! -w $ag ]]; then
+		skip "$what ran" "no writable $k or $ag"
+		skip "$what: no kernel warning" "no writable $k or $ag"
+		return
+	fi
+	prior_k=$(cat $k) prior_ag=$(cat $ag)
+	echo 1 >$ag
+	echo 1 >$k
+	before=$(kernel_reports | wc -l)
+	out=$("$tt/yield-loop" -p "$pol" -s -H 1 -c "$cpu" -d "$d" 2>&1)
+	rc=$?
+	new=$(new_reports "$before")
+	echo "$prior_k" >$k
+	echo "$prior_ag" >$ag
+	sed 's/^/# /' <<<"$out"
+	out=$(grep '^yield-loop ' <<<"$out")
+	ya=$(field yields "$out") yg=$(field yielder_autogroup "$out") hg=$(field hog_autogroup "$out")
+	check "$what ran (${ya:-0} yields in $(field seconds "$out") s; autogroups: yielder ${yg:-?}, hog ${hg:-?})" \
+		test "$rc" = 0 -a "${ya:-0}" -gt 0 -a "${yg:-none}" != none -a "${yg:-none}" != root -a "${yg:-none}" != "${hg:-none}"
+	[[ -z $new ]] || echo "# first new kernel report: $(head -n 1 <<<"$new")"
+	check "$what: no kernel warning during its yields ($(grep -c . <<<"$new") new WARNING/BUG lines)" \
+		test -z "$new"
+}

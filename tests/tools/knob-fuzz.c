@@ -15,6 +15,20 @@
  *   knob-fuzz nonroot
  *	as uid/gid 65534, opening either file for writing must fail with
  *	EACCES and the value must not change.
+ *   knob-fuzz storm [-p PROCS] [-n WRITES] [-r ROUNDS]
+ *	PROCS processes (default 4; even ones write through the sysfs file,
+ *	odd ones through the sysctl) write "1\n" and "0\n" at once, WRITES
+ *	(default 10000, rounded up to a multiple of PROCS x ROUNDS) in all.
+ *	In each of the ROUNDS rounds (default 100) they are released together
+ *	(a futex barrier in shared memory), each writes its share, alternating
+ *	values, so that at every step each file gets a 1 and a 0 from two
+ *	writers (with 4 and more); then, when all are done, one of them (in
+ *	turn) flips the value with one more write and every process must read
+ *	that value from both files. Every write must succeed. At the end one
+ *	process writes 1 and 0 through each file, reading both after each.
+ *	What a kernel without serialisation of the knob's writers shows most
+ *	reliably is a WARNING in its log (static_key_disable() racing an
+ *	enable): the caller checks the log.
  *
  * Prints one "key=value ..." summary line; exit status 0 when every check
  * held, 1 otherwise, 2 on bad usage. The knob's prior value is restored.
@@ -23,9 +37,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,6 +51,7 @@
 #define SYSFS	"/sys/kernel/sched_compat_yield"
 #define SYSCTL	"/proc/sys/kernel/sched_compat_yield"
 #define MAXLEN	4096
+#define MAXPROCS	64
 
 static const char *prog = "knob-fuzz";
 
@@ -41,7 +60,9 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: %s fuzz [-n WRITES] [-s SEED]\n"
 		"       %s toggle -d SECONDS\n"
-		"       %s nonroot\n", prog, prog, prog);
+		"       %s nonroot\n"
+		"       %s storm [-p PROCS] [-n WRITES] [-r ROUNDS]\n",
+		prog, prog, prog, prog);
 	exit(2);
 }
 
@@ -236,9 +257,214 @@ static int nonroot(void)
 	       read_knob(SYSFS) == prior ? 0 : 1;
 }
 
+/*
+ * storm: the writers share this page. The barrier is a generation count
+ * (the futex word) and an arrival count: the last to arrive resets the
+ * count and bumps the generation, which releases the others at once.
+ * abort releases everyone for good (a writer died).
+ */
+struct storm {
+	unsigned int arrived;
+	unsigned int gen;
+	unsigned int nprocs;
+	int abort;
+	int value;		/* what the round's last write wrote */
+	int printed;		/* failures described on stderr so far */
+	struct {
+		long writes, last, failed, wrong;
+	} w[MAXPROCS];
+};
+
+static void storm_wake(struct storm *s)
+{
+	__atomic_add_fetch(&s->gen, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &s->gen, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+/* Wait for all writers: 0, or -1 when the storm was aborted. */
+static int storm_barrier(struct storm *s)
+{
+	unsigned int gen = __atomic_load_n(&s->gen, __ATOMIC_ACQUIRE);
+
+	if (__atomic_add_fetch(&s->arrived, 1, __ATOMIC_ACQ_REL) == s->nprocs) {
+		__atomic_store_n(&s->arrived, 0, __ATOMIC_RELAXED);
+		storm_wake(s);
+	} else {
+		while (__atomic_load_n(&s->gen, __ATOMIC_ACQUIRE) == gen &&
+		       !__atomic_load_n(&s->abort, __ATOMIC_ACQUIRE))
+			syscall(SYS_futex, &s->gen, FUTEX_WAIT, gen, NULL, NULL, 0);
+	}
+	return __atomic_load_n(&s->abort, __ATOMIC_ACQUIRE) ? -1 : 0;
+}
+
+static const char *storm_path(int i)
+{
+	return i % 2 ? SYSCTL : SYSFS;
+}
+
+/* Writer @i writes @v through @fd (its own open of its path), counted in @count. */
+static void storm_write(struct storm *s, int i, int fd, int v, long *count)
+{
+	int err = 0;
+	ssize_t n;
+
+	(*count)++;
+	if (fd < 0) {
+		err = -fd;
+	} else {
+		n = pwrite(fd, v ? "1\n" : "0\n", 2, 0);
+		if (n < 0)
+			err = errno;
+		else if (n != 2)
+			err = -1;
+	}
+	if (!err)
+		return;
+	s->w[i].failed++;
+	if (__atomic_fetch_add(&s->printed, 1, __ATOMIC_RELAXED) < 10)
+		fprintf(stderr, "%s: writer %d: writing %d to %s: %s\n", prog, i, v,
+			storm_path(i), err > 0 ? strerror(err) : "short write");
+}
+
+/* Both files read @v; else count and describe it. */
+static void storm_expect(struct storm *s, int i, int round, int v)
+{
+	int a = read_knob(SYSFS), b = read_knob(SYSCTL);
+
+	if (a == v && b == v)
+		return;
+	s->w[i].wrong++;
+	if (__atomic_fetch_add(&s->printed, 1, __ATOMIC_RELAXED) < 10)
+		fprintf(stderr, "%s: round %d: writer %d reads %d (sysfs) and %d (sysctl) after the last write of %d\n",
+			prog, round, i, a, b, v);
+}
+
+static void storm_writer(struct storm *s, int i, int rounds, long burst)
+{
+	int fd = open(storm_path(i), O_WRONLY), r, last;
+	long k;
+
+	if (fd < 0)
+		fd = -errno;	/* every write counts as failed, with this errno */
+	for (r = 0; r < rounds; r++) {
+		if (storm_barrier(s))
+			break;
+		/* With 4 writers: at each step a 1 and a 0 through each file. */
+		for (k = 0; k < burst; k++)
+			storm_write(s, i, fd, (i / 2 + r + k) % 2, &s->w[i].writes);
+		if (storm_barrier(s))
+			break;
+		/* All writes of the round have returned: one more, alone. */
+		last = r % s->nprocs;
+		if (i == last) {
+			int v = read_knob(SYSFS) == 1 ? 0 : 1;
+
+			storm_write(s, i, fd, v, &s->w[i].last);
+			__atomic_store_n(&s->value, v, __ATOMIC_RELEASE);
+			storm_expect(s, i, r, v);
+		}
+		if (storm_barrier(s))
+			break;
+		if (i != last)
+			storm_expect(s, i, r, __atomic_load_n(&s->value, __ATOMIC_ACQUIRE));
+	}
+	_exit(r == rounds ? 0 : 1);
+}
+
+static int storm(int nprocs, long writes, long rounds)
+{
+	long burst, failed = 0, wrong = 0, total = 0, last = 0;
+	int prior, i, fd, final_wrong = 0, died = 0;
+	pid_t pids[MAXPROCS];
+	double start, elapsed;
+	struct storm *s;
+
+	prior = read_knob(SYSFS);
+	if (prior < 0 || read_knob(SYSCTL) != prior)
+		return 1;
+	for (i = 0; i < 2; i++) {
+		fd = open(storm_path(i), O_WRONLY);
+		if (fd < 0) {
+			fprintf(stderr, "%s: %s: %s\n", prog, storm_path(i), strerror(errno));
+			return 1;
+		}
+		close(fd);
+	}
+	if (rounds > writes / nprocs)
+		rounds = writes / nprocs ? writes / nprocs : 1;
+	burst = (writes + nprocs * rounds - 1) / (nprocs * rounds);
+	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (s == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	memset(s, 0, sizeof(*s));
+	s->nprocs = nprocs;
+	fflush(NULL);
+	start = now_s();
+	for (i = 0; i < nprocs; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0) {
+			perror("fork");
+			__atomic_store_n(&s->abort, 1, __ATOMIC_RELEASE);
+			storm_wake(s);
+			nprocs = i;
+			died = 1;
+			break;
+		}
+		if (pids[i] == 0)
+			storm_writer(s, i, (int)rounds, burst);
+	}
+	for (i = 0; i < nprocs; i++) {
+		int status;
+		pid_t pid = wait(&status);
+
+		if (pid < 0) {
+			perror("wait");
+			return 1;
+		}
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			/* the others would wait for it at the next barrier */
+			if (!died++)
+				fprintf(stderr, "%s: writer pid %d %s %d\n", prog, (int)pid,
+					WIFEXITED(status) ? "exited with status" : "killed by signal",
+					WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+			__atomic_store_n(&s->abort, 1, __ATOMIC_RELEASE);
+			storm_wake(s);
+		}
+	}
+	elapsed = now_s() - start;
+	for (i = 0; i < nprocs; i++) {
+		total += s->w[i].writes;
+		last += s->w[i].last;
+		failed += s->w[i].failed;
+		wrong += s->w[i].wrong;
+	}
+	/* One process, no one else writing: each value through each file. */
+	for (i = 0; i < 4; i++) {
+		const char *path = i == 1 || i == 2 ? SYSCTL : SYSFS;
+		int v = i % 2 ? 0 : 1, err, a, b;
+
+		err = write_knob(path, v ? "1\n" : "0\n", 2);
+		a = read_knob(SYSFS);
+		b = read_knob(SYSCTL);
+		if (err || a != v || b != v) {
+			final_wrong++;
+			fprintf(stderr, "%s: after the storm, writing %d to %s: %s; reads %d (sysfs) and %d (sysctl)\n",
+				prog, v, path, err > 0 ? strerror(err) : err ? "short write" : "ok", a, b);
+		}
+	}
+	write_knob(SYSFS, prior ? "1" : "0", 1);
+	printf("storm procs=%d writes=%ld failed=%ld rounds=%ld last_writes=%ld wrong_reads=%ld final_checks=4 final_wrong=%d seconds=%.3f writes_per_s=%.0f writers_ok=%d restored=%d\n",
+	       nprocs, total, failed, rounds, last, wrong, final_wrong,
+	       elapsed, (total + last) / elapsed, !died, read_knob(SYSFS) == prior);
+	return failed || wrong || final_wrong || died ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
-	long writes = 10000, seed = 1;
+	long writes = 10000, seed = 1, procs = 4, rounds = 100;
 	double seconds = 0;
 	const char *mode;
 	int c;
@@ -247,7 +473,7 @@ int main(int argc, char **argv)
 		usage();
 	mode = argv[1];
 	optind = 2;
-	while ((c = getopt(argc, argv, "n:s:d:h")) != -1) {
+	while ((c = getopt(argc, argv, "n:s:d:p:r:h")) != -1) {
 		switch (c) {
 		case 'n':
 			writes = number("-n", optarg, 1, 100000000);
@@ -257,6 +483,12 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			seconds = number("-d", optarg, 1, 86400);
+			break;
+		case 'p':
+			procs = number("-p", optarg, 2, MAXPROCS);
+			break;
+		case 'r':
+			rounds = number("-r", optarg, 1, 1000000);
 			break;
 		default:
 			usage();
@@ -270,5 +502,7 @@ int main(int argc, char **argv)
 		return toggle(seconds);
 	if (!strcmp(mode, "nonroot"))
 		return nonroot();
+	if (!strcmp(mode, "storm"))
+		return storm((int)procs, writes, rounds);
 	usage();
 }
