@@ -61,6 +61,17 @@ baseline must split 50/50 +- 3 points and, at 1, the yielder must get
 at most 1% of the iterations in every scenario. Without the switch
 the numbers are reported and the switch checks are skipped.
 
+compat_yield_latency measures what a waiting program feels: how long
+each sched_yield() keeps the caller away from its CPU (p50, p99, max),
+one CPU shared with a nice-0 hog alone and with the hog plus one light
+task (SCHED_IDLE, nice 19, or a cpu.idle=1 cgroup), the yielder in the
+hog's group, in an autogroup of its own or in a cpu cgroup of its own.
+With the switch at 1 the light task may add at most one tick to the
+p99; a yielder that gets fewer than 20 yields in a window was stalled.
+It also yields once and sleeps 1 ms, repeatedly: the p99 oversleep at
+1 may exceed the one at 0 by at most one tick. The placement code
+(autogroup, cgroups) is shared with the share benchmark (place.c).
+
 compat_yield_abi checks the switch: sysfs and sysctl agree, every
 invalid write fails with EINVAL and changes nothing, the file is 0644
 and refuses non-root writers, and the prior value is restored.
