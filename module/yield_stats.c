@@ -9,22 +9,29 @@
  * into a compat yield by sched_compat_yield, and a log2 histogram of the
  * time from the switch away from the yielder at an effective yield until
  * the yielder runs again. Works on kernels with and without the
- * sched_yield_fair tracepoint.
+ * sched_yield_fair_tp tracepoint.
  *
  * Sources (tracepoints found by name, probes attached at load time):
  *
- *   sched_yield_fair  patched kernels: one event per yield of a fair task,
- *                     with the compat flag. Also fires for in-kernel
- *                     yield() and yield_to() of fair tasks.
- *   sys_enter         other kernels: native sched_yield() syscalls of tasks
- *                     with a fair policy (sched_class is not exported).
- *   sys_exit          other kernels only: sched_yield() returns, the
- *                     yielder runs again.
- *   sched_switch      who ran after whom.
+ *   sched_yield_fair_tp  patched kernels: one call per sched_yield() of a
+ *                        fair task, with the compat flag (an entity
+ *                        moved). Also fires for in-kernel yield().
+ *   sys_enter            other kernels: native sched_yield() syscalls of
+ *                        tasks with a fair policy (sched_class is not
+ *                        exported).
+ *   sys_exit             other kernels only: sched_yield() returns, the
+ *                        yielder runs again.
+ *   sched_switch         who ran after whom.
+ *
+ * sched_yield_fair_tp is a bare tracepoint (no trace event, no tracefs
+ * ABI). The module defines the trace event sched:sched_yield_fair
+ * (yield_stats_trace.h) and fires it from its probe for every call, before
+ * filter_pid applies, so that trace-cmd and perf can record the yields
+ * while the module is loaded.
  *
  * The syscall tracepoints put every system call of every task on the slow
  * path (SYSCALL_WORK_SYSCALL_TRACEPOINT): a getppid() loop was measured
- * 25% slower in instructions with them. Where sched_yield_fair exists the
+ * 25% slower in instructions with them. Where sched_yield_fair_tp exists the
  * module does without them, and sched_switch tells by the system call the
  * yielder is in whether a switch belongs to its yield.
  *
@@ -42,7 +49,7 @@
  *	ineffective: schedule() picked the yielder again (__schedule()
  *	traces no switch when prev == next) and it ran on.
  *   sys_exit of sched_yield() by the yielder (kernels without
- *   sched_yield_fair)
+ *   sched_yield_fair_tp)
  *	ineffective, at once.
  *   another yield by the yielder
  *	the previous one was ineffective.
@@ -51,7 +58,7 @@
  *   sched_switch with another prev
  *	the slot is stale: lost.
  *
- * So on kernels with sched_yield_fair an ineffective yield stays in flight
+ * So on kernels with sched_yield_fair_tp an ineffective yield stays in flight
  * until its task is next switched out, yields again or reads the counters:
  * at most one yield per CPU, the last one of the task running there.
  *
@@ -108,8 +115,12 @@
 #include <linux/unistd.h>
 #include <asm/syscall.h>
 #ifdef CONFIG_IA32_EMULATION
-#include <asm/ia32_unistd.h>
+/* __NR_ia32_*: generated, included by asm/ia32_unistd.h before 6.12 */
+#include <asm/unistd_32_ia32.h>
 #endif
+
+#define CREATE_TRACE_POINTS
+#include "yield_stats_trace.h"
 
 enum ys_counter {
 	YS_YIELDS,
@@ -317,6 +328,8 @@ static void ys_probe_yield_fair(void *data, struct task_struct *p,
 				bool compat, int level, u64 vruntime_before,
 				u64 vruntime_after, unsigned int nr_running)
 {
+	trace_sched_yield_fair(p, compat, level, vruntime_before,
+			       vruntime_after, nr_running);
 	ys_yield(p, compat);
 }
 
@@ -366,7 +379,7 @@ static struct ys_tp {
 } ys_tps[YS_NR_TPS] = {
 	[YS_TP_SCHED_SWITCH] = { "sched_switch", ys_probe_sched_switch },
 	[YS_TP_SYS_EXIT] = { "sys_exit", ys_probe_sys_exit },
-	[YS_TP_YIELD_FAIR] = { "sched_yield_fair", ys_probe_yield_fair },
+	[YS_TP_YIELD_FAIR] = { "sched_yield_fair_tp", ys_probe_yield_fair },
 	[YS_TP_SYS_ENTER] = { "sys_enter", ys_probe_sys_enter },
 };
 
@@ -412,7 +425,7 @@ static int ys_register_all(void)
 		ys_tps[YS_TP_SYS_EXIT].tp = NULL;
 	}
 	if (!ys_tps[YS_TP_YIELD_FAIR].tp && !ys_tps[YS_TP_SYS_ENTER].tp) {
-		pr_err("neither sched_yield_fair nor sys_enter tracepoint\n");
+		pr_err("neither sched_yield_fair_tp nor sys_enter tracepoint\n");
 		return -ENODEV;
 	}
 
@@ -431,7 +444,7 @@ static int ys_register_all(void)
 	}
 
 	pr_info("yields from %s, compat %savailable, sys_exit %s\n",
-		ys_compat_available ? "sched_yield_fair" : "sys_enter",
+		ys_compat_available ? "sched_yield_fair_tp" : "sys_enter",
 		ys_compat_available ? "" : "not ",
 		ys_tps[YS_TP_SYS_EXIT].tp ? "used" : "not used");
 	return 0;

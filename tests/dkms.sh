@@ -20,8 +20,7 @@ dkms_install() {
 	local d=$1 krel=$2 ksrc=${3:-} step k
 	dkms_opts "$d"
 	mkdir -p "$d/src/$DKMS_NAME-$DKMS_VER" "$d/tree" "$d/inst/$krel"
-	cp module/Kbuild module/Makefile module/yield_stats.c module/dkms.conf \
-		"$d/src/$DKMS_NAME-$DKMS_VER/"
+	cp module/* "$d/src/$DKMS_NAME-$DKMS_VER/"
 	for step in add build install; do
 		k=()
 		if [[ $step != add ]]; then

@@ -11,7 +11,9 @@ ST=$SCY_BIN/selftests
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 
 echo "# guest: kernel $(uname -r), $(nproc) CPUs, $(cut -d' ' -f1 /proc/uptime) s up"
-config=$(zcat /proc/config.gz 2>/dev/null)
+# The kernel's configuration: /proc/config.gz, or the file the host names
+# (Debian's kernels have no /proc/config.gz).
+config=$(zcat /proc/config.gz 2>/dev/null || cat "${SCY_KCONFIG:-/dev/null}" 2>/dev/null)
 has() { grep -qx "$1" <<<"$config"; }
 check "guest sees at least 2 CPUs" test "$(nproc)" -ge 2
 check "kernel is Debian's $SCY_KVER" test "${SCY_KVER}" = "$(uname -r | cut -d. -f1,2)"
@@ -57,32 +59,21 @@ if [[ $SCY_PATCHED == 1 ]]; then
 	# 2 x 10000 random writes (valid values, near misses, random bytes up
 	# to a page) to the sysfs file and the sysctl, and non-root writes.
 	knob_fuzz "$SCY_BIN/tests" 10000
-	check "tracepoint sched:sched_yield_fair exists" test -d $event
+	# SCY_STORM_WRITES (default 10000) writes of 1 and 0 from 4 processes
+	# at once, two through the sysfs file and two through the sysctl: every
+	# write succeeds, the last one written is what both files read, and the
+	# kernel logs no warning (the setter serialises its static key flips).
+	knob_storm "$SCY_BIN/tests" "${SCY_STORM_WRITES:-10000}"
+	# A SCHED_BATCH yielder alone in its autogroup: stock yield_task_fair()
+	# updates neither the rq clock nor curr for SCHED_BATCH, and the compat
+	# yield acts at the level above the autogroup, beside a hog.
+	yield_own_autogroup "$SCY_BIN/tests" 2 batch
+	# The series adds a bare tracepoint, without a trace event (no tracefs
+	# ABI); yield_stats defines the event (checked below).
+	check "no trace event sched:sched_yield_fair without yield_stats (the tracepoint is bare)" \
+		test ! -e $event
 else
 	check "stock kernel has no knob" test ! -e $knob
-fi
-
-# The tracepoint reports each yield, with compat=1 only while the knob is 1.
-if [[ -d $event && -x $SCY_BIN/yield-share ]]; then
-	T=/sys/kernel/tracing
-	for k in 0 1; do
-		echo 0 >$T/tracing_on
-		echo >$T/trace
-		echo 1 >$event/enable
-		echo 1 >$T/tracing_on
-		"$SCY_BIN/yield-share" -d 1 -n 1 -k $k -f kv >/dev/null 2>&1
-		echo 0 >$T/tracing_on
-		echo 0 >$event/enable
-		c1=$(grep -c 'sched_yield_fair:.* compat=1' $T/trace)
-		c0=$(grep -c 'sched_yield_fair:.* compat=0' $T/trace)
-		echo "# knob=$k: $c1 yields traced with compat=1, $c0 with compat=0"
-		if [[ $k == 1 ]]; then
-			check "knob 1: yields traced with compat=1" test "$c1" -gt 0
-		else
-			check "knob 0: yields traced, none with compat=1" test "$c0" -gt 0 -a "$c1" -eq 0
-		fi
-		check "yield-share -k $k put the knob back to 0" test "$(cat $knob)" = 0
-	done
 fi
 
 # The yield statistics module (module/): counts, reset, load/unload.
@@ -96,7 +87,33 @@ if [[ -f ${SCY_MODULE:-} ]]; then
 	check "yield_stats sysfs modes: counters 0444, reset 0200, filter_pid 0644" \
 		test "$(stat -c %a $S/yields $S/reset $S/filter_pid 2>/dev/null | tr '\n' ' ')" = "444 200 644 "
 	if [[ $SCY_PATCHED == 1 ]]; then
-		check "yield_stats sees the sched_yield_fair tracepoint" test "$(get compat_available)" = 1
+		check "yield_stats sees the sched_yield_fair_tp tracepoint" test "$(get compat_available)" = 1
+		# The module's trace event reports each yield, with compat=1 only while
+		# the knob is 1.
+		check "yield_stats defines the trace event sched:sched_yield_fair" test -d $event
+		if [[ -d $event && -x $SCY_BIN/yield-share ]]; then
+			T=/sys/kernel/tracing
+			for k in 0 1; do
+				echo 0 >$T/tracing_on
+				echo >$T/trace
+				echo 1 >$event/enable
+				echo 1 >$T/tracing_on
+				"$SCY_BIN/yield-share" -d 1 -n 1 -k $k -f kv >/dev/null 2>&1
+				echo 0 >$T/tracing_on
+				echo 0 >$event/enable
+				c1=$(grep -c 'sched_yield_fair:.* compat=1' $T/trace)
+				c0=$(grep -c 'sched_yield_fair:.* compat=0' $T/trace)
+				echo "# knob=$k: $c1 yields traced with compat=1, $c0 with compat=0"
+				if [[ $k == 1 ]]; then
+					check "knob 1: yields traced with compat=1" test "$c1" -gt 0
+				else
+					check "knob 0: yields traced, none with compat=1" test "$c0" -gt 0 -a "$c1" -eq 0
+				fi
+				check "yield-share -k $k put the knob back to 0" test "$(cat $knob)" = 0
+			done
+		fi
+		# the counts below are those of this run alone
+		echo 1 >$S/reset
 		kv=$("$SCY_BIN/yield-share" -d 1 -n 1 -k 1 -f kv 2>&1)
 		y=$(get yields) e=$(get effective) c=$(get compat)
 		mline=$(grep '^module yields=' <<<"$kv")

@@ -1,16 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Sourced by tests/guest-suite.sh in patched guests: runs the trace-cmd
-# recipe of Documentation/tracing.md as written there (the yielder and the
-# hog in two sessions, trace-cmd record of sched_yield_fair and
-# sched_switch) and checks what the page says the report shows:
+# recipe of Documentation/tracing.md as written there (yield_stats loaded,
+# which defines the sched:sched_yield_fair event on the kernel's bare
+# sched_yield_fair_tp tracepoint; the yielder and the hog in two sessions,
+# trace-cmd record of sched_yield_fair and sched_switch) and checks what
+# the page says the report shows:
 #   knob 1: every yield traced with compat=1 level=1 (the yielder is alone
 #           in its autogroup, so its group's entity yields), its vruntime
 #           never moved backwards, and nearly every one followed on its CPU by a
 #           switch away from the still runnable yielder (effective);
 #   knob 0: only compat=0 level=-1 events.
 # Uses check/ok/not_ok/skip of tests/tap.sh and $knob, $SCY_BIN,
-# $SCY_RESULTS of the suite.
+# $SCY_MODULE, $SCY_RESULTS of the suite.
 
 # trace_report KNOB OUT: record the recipe's run at KNOB, report into OUT
 trace_report() {
@@ -27,6 +29,10 @@ trace_report() {
 
 if ! command -v trace-cmd >/dev/null; then
 	skip "Documentation/tracing.md recipe" "trace-cmd is not installed"
+elif [[ ! -f ${SCY_MODULE:-} ]]; then
+	skip "Documentation/tracing.md recipe" "module/yield_stats.ko was not built"
+elif ! insmod "$SCY_MODULE"; then
+	not_ok "Documentation/tracing.md recipe: insmod yield_stats.ko"
 else
 	prior_knob=$(cat $knob)
 	prior_ag=$(cat /proc/sys/kernel/sched_autogroup_enabled)
@@ -90,4 +96,6 @@ else
 		test "$c0" -gt 0 -a "$c1" = 0
 	echo "$prior_knob" >$knob
 	echo "$prior_ag" >/proc/sys/kernel/sched_autogroup_enabled
+	check "tracing.md: rmmod yield_stats removes the sched:sched_yield_fair event" \
+		bash -c 'rmmod yield_stats && test ! -e /sys/kernel/tracing/events/sched/sched_yield_fair'
 fi

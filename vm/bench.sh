@@ -50,7 +50,7 @@ module)
 	mod=$out/module
 	rm -rf "$mod"
 	mkdir -p "$mod"
-	cp "$SCY_REPO"/module/{Kbuild,Makefile,yield_stats.c} "$mod/"
+	cp "$SCY_REPO"/module/* "$mod/"
 	make -s -C "$mod" KDIR="$kdir/kdir" W=1 >&2
 	rounds=${ROUNDS:-2}
 	cmd="SCY_BIN='$bin' bash userspace/bench-module.sh -m '$mod/yield_stats.ko' -R $rounds -r $reps -d ${DURATION:-1} -o \$SCY_RESULTS/module.csv"

@@ -11,7 +11,7 @@ set -uo pipefail
 kdir=${1:?usage: build-module.sh KDIR OUTDIR NAME} mod=${2:?} name=${3:?}
 rm -rf "$mod"
 mkdir -p "$mod"
-cp "$SCY_REPO"/module/{Kbuild,Makefile,yield_stats.c} "$mod/"
+cp "$SCY_REPO"/module/* "$mod/"
 if bout=$(make -s -C "$mod" KDIR="$kdir" W=1 2>&1) && [[ -f $mod/yield_stats.ko ]]; then
 	if grep -q 'warning:' <<<"$bout"; then
 		echo "not ok - module/yield_stats.c builds against $name with W=1 and no warnings"

@@ -56,6 +56,8 @@ for pdir in "$SCY_REPO"/vm/debug-patches/v*/; do
 	done
 done
 # The module is not part of the series but follows kernel style too.
-checkpatch_ok "$(ref_tree 6.12)" "-f module/yield_stats.c" --no-tree -f "$SCY_REPO/module/yield_stats.c"
+for f in yield_stats.c yield_stats_trace.h; do
+	checkpatch_ok "$(ref_tree 6.12)" "-f module/$f" --no-tree -f "$SCY_REPO/module/$f"
+done
 echo "1..$n"
 exit $fail
