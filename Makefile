@@ -17,9 +17,9 @@ RESULTS  ?= $(CURDIR)/results
 DEBCONFIG ?= small
 export KVER PATCHED DURATION RESULTS
 
-.PHONY: all deps userspace selftests module kernel deb vm-test shell demo check check-debug \
+.PHONY: all deps userspace selftests module kernel deb vm-test shell demo check check-full check-debug \
 	checkpatch bench-share bench-mpi bench-cost bench-knoboff bench-module \
-	bench-pingpong bench-pingpong-all bench-mpi-all clean help
+	bench-pingpong bench-pingpong-all bench-mpi-all bench-latency clean help
 
 all: userspace selftests
 
@@ -49,8 +49,7 @@ deb: deps
 # The yield statistics module for the guest kernel KVER/PATCHED, or for the
 # running kernel with KDIR=/lib/modules/$$(uname -r)/build.
 module: deps
-	@mkdir -p $(RESULTS)/module-$(KVER) && cp module/Kbuild module/Makefile \
-		module/yield_stats.c $(RESULTS)/module-$(KVER)/
+	@mkdir -p $(RESULTS)/module-$(KVER) && cp module/* $(RESULTS)/module-$(KVER)/
 	@$(MAKE) -s -C $(RESULTS)/module-$(KVER) W=1 \
 		KDIR=$${KDIR:-$$(bash vm/build-kernel.sh $(KVER) $(PATCHED))/kdir}
 	@echo "built $(RESULTS)/module-$(KVER)/yield_stats.ko"
@@ -67,6 +66,10 @@ demo: deps userspace selftests module
 
 check:
 	@bash tests/run-all.sh
+
+# make check plus the debug guests (KASAN, lockdep, ...: two more kernels).
+check-full:
+	@SCY_CHECK_STAGES="host deb guest starve debian debug" bash tests/run-all.sh
 
 # The debug guests alone, with the 5-minute stress.
 check-debug: deps
@@ -120,6 +123,13 @@ bench-mpi-all: deps userspace
 bench-module: deps
 	@SCY_ICOUNT=$(ICOUNT) DURATION=$(cost_duration) REPS=$${REPS:-3} \
 		bash vm/bench.sh module $(KVER) $(PATCHED)
+
+# The time away per sched_yield() (kselftest compat_yield_latency) in
+# one-CPU guests under -icount, knob 0 and 1: bench/latency/run.sh.
+# KERNELS (default "6.12-patched 6.1-patched"), DURATION per window (5 s).
+bench-latency: deps
+	@DURATION=$(if $(filter command line environment,$(origin DURATION)),$(DURATION),5) \
+		bash bench/latency/run.sh $(KERNELS)
 
 checkpatch: deps
 	@bash vm/checkpatch.sh

@@ -1,19 +1,30 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest.sh KVER PATCHED: build that kernel, the selftests and tools, boot the
-# kernel in QEMU and run tests/guest-suite.sh inside. Prints the guest's TAP.
+# guest.sh KVER FLAVOR: get that kernel (FLAVOR patched or 1: the series
+# applied, built here; stock or 0: Debian's source as is, built here;
+# debian: Debian's own binary kernel of the same version, vm/debian-kernel.sh),
+# build the selftests, the tools and the module for it, boot it in QEMU and
+# run tests/guest-suite.sh inside. Prints the guest's TAP.
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
 
-kver=${1:?usage: guest.sh KVER PATCHED}
-patched=${2:-1}
+kver=${1:?usage: guest.sh KVER patched|stock|debian}
+flavor=${2:-patched}
+case $flavor in
+1 | patched) flavor=patched patched=1 ;;
+0 | stock) flavor=stock patched=0 ;;
+debian) patched=0 ;;
+*) die "guest.sh: unknown kernel flavor '$flavor' (patched, stock, debian)" ;;
+esac
 RESULTS=${RESULTS:-$SCY_REPO/results}
-flavor=stock
-[[ $patched == 1 ]] && flavor=patched
 out=$RESULTS/guest-$kver-$flavor
 
-kdir=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" "$patched")
+if [[ $flavor == debian ]]; then
+	kdir=$(bash "$SCY_REPO/vm/debian-kernel.sh" "$kver")
+else
+	kdir=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" "$patched")
+fi
 make -s -C "$SCY_REPO" userspace selftests RESULTS="$RESULTS" >&2
 make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2
 
@@ -21,13 +32,19 @@ make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2
 mod=$RESULTS/module-$kver-$flavor
 bash "$SCY_REPO/vm/build-module.sh" "$kdir/kdir" "$mod" "$kver-$flavor" || true
 rc=0
+# The kernel's config, for a kernel without /proc/config.gz (Debian's): in
+# the results share, which the guest mounts at /tmp/results.
+mkdir -p "$out"
+cp "$kdir/.config" "$out/kconfig"
 # The 6.1 guest boots with the knob on, to test the boot parameter.
 append=
 [[ $kver == 6.1 && $patched == 1 ]] && append=sched_compat_yield=1
 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "${SCY_GUEST_TIMEOUT:-1500}" \
 	--append "$append" \
 	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_PATCHED="$patched" SCY_MODULE="$mod/yield_stats.ko" \
+	SCY_KCONFIG=/tmp/results/kconfig \
 	SCY_SHARE_DURATION="${SCY_SHARE_DURATION:-4}" SCY_MODULE_CYCLES="${SCY_MODULE_CYCLES:-100}" \
+	SCY_STORM_WRITES="${SCY_STORM_WRITES:-10000}" \
 	bash tests/guest-suite.sh || rc=$?
 cat "$out/job.log" 2>/dev/null || true
 echo "# accelerator: $(cat "$out/accel" 2>/dev/null); results in $out"

@@ -5,7 +5,8 @@
 # (shift 2: 4 guest ns per instruction, SCY_STARVE_ICOUNT)
 # and run tests/starve-suite.sh: a yielder still gets the CPU when alone or
 # when its rivals sleep, and never delays a non-yielding task by more than a
-# scheduling period. Prints TAP.
+# scheduling period; the time away per yield (kselftest
+# compat_yield_latency). Prints TAP.
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
 
@@ -14,9 +15,11 @@ RESULTS=${RESULTS:-$SCY_REPO/results}
 out=$RESULTS/starve-$kver
 kdir=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 1)
 make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2
+make -s -C "$SCY_REPO" selftests RESULTS="$RESULTS" >&2
 rc=0
 SCY_ICOUNT=${SCY_STARVE_ICOUNT:-2} SCY_CPUS=1 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout 900 \
 	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_STARVE_SECONDS="${SCY_STARVE_SECONDS:-2}" \
+	SCY_LATENCY_SECONDS="${SCY_LATENCY_SECONDS:-2}" \
 	bash tests/starve-suite.sh || rc=$?
 cat "$out/job.log" 2>/dev/null || true
 echo "# accelerator: $(cat "$out/accel" 2>/dev/null); results in $out"

@@ -54,6 +54,19 @@ else
 	frags=("$SCY_REPO/vm/patched.config")
 fi
 
+# Packages already built from the same series and configuration are
+# copied from the cache: the same input gives the same packages.
+key=$kver-$debconfig-$(patch_hash "$kver")-$(cat "${frags[@]}" ${base:+"$base"} | sha256sum | cut -c1-12)
+cache=$SCY_CACHE/debs/$key
+if [[ -f $cache/.done ]]; then
+	log "packages of $kver ($debconfig config) are cached ($key)"
+	mkdir -p "$out"
+	rm -f "$out"/*.deb
+	cp "$cache"/*.deb "$cache/config" "$cache/build-info" "$out/"
+	echo "$out"
+	exit 0
+fi
+
 work=$SCY_CACHE/work/$kver-deb-$debconfig
 src=$work/src obj=$work/obj
 mkdir -p "$work"
@@ -171,4 +184,8 @@ cp "$obj/.config" "$out/config"
 printf 'kver=%s\ndebconfig=%s\nkrel=%s\npkgversion=%s\nseconds=%s\njobs=%s\n' \
 	"$kver" "$debconfig" "$krel" "$pkgversion" "$secs" "$jobs" >"$out/build-info"
 for d in "$out"/*.deb; do log "  ${d##*/} ($(du -h "$d" | cut -f1))"; done
+rm -rf "$cache"
+mkdir -p "$cache"
+cp "$out"/*.deb "$out/config" "$out/build-info" "$cache/"
+touch "$cache/.done"
 echo "$out"

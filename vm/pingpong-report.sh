@@ -10,7 +10,7 @@
 #   PREFIX-fig2.csv       per kernel, knob, strategy and rank 0's wait: the
 #                         median over the runs of the per-run median, its
 #                         min-max, the median p99, CPU time per ping-pong
-#   PREFIX-fig2.md        Markdown tables, with the goals of issue 6
+#   PREFIX-fig2.md        Markdown tables, with the ratios against the goals
 #   PREFIX-fig2.png       bar chart (gnuplot)
 # and the same for fig7 (median latency per size, delay and strategy).
 set -euo pipefail
@@ -200,7 +200,7 @@ def fig2():
             md.append("| %s | %s |" % (st, " | ".join(cells)))
         md.append("")
 
-    md.append("**Goals of issue 6** (ratios of the medians above; yield/block <= 1.2 and "
+    md.append("**Goals** (ratios of the medians above; yield/block <= 1.2 and "
               "poll/yield >= 10 wanted at knob 1; at knob 0 and on the stock kernel, "
               "yield/poll shows how close the default yield stays to polling)\n")
     md.append("| kernel, knob | who waits | yield/block | poll/yield | yield within 1.2x of block | yield >= 10x better than poll |")

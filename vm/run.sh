@@ -58,6 +58,9 @@ qemu_cmd() { # qemu_cmd ACCEL MODE OUTDIR
 	local extra=
 	[[ $accel == tcg ]] && accel=tcg,thread=$tcg_thread
 	[[ -n $icount ]] && extra="-icount shift=$icount,sleep=off"
+	# Debian's binary kernels (vm/debian-kernel.sh) boot with an initramfs
+	# that loads their virtio and 9p modules.
+	[[ -f $kdir/initrd ]] && extra+=" -initrd $kdir/initrd"
 	echo qemu-system-x86_64 -accel "$accel" $extra -cpu "$cpu" -smp "$cpus" -m "$mem" \
 		-nodefaults -no-reboot -display none -vga none \
 		-kernel "$kdir/bzImage" \

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Report of bench/latency/run.sh: latency.md (tables) and latency.png.
+
+usage: report.py CSV OUTDIR COMMAND
+
+CSV has one row per measurement window of compat_yield_latency, with the
+kernel's name in front. The hog-alone windows (rival "none") are measured
+again in every variant; the tables show the median of their p50 and p99
+and the number of windows. COMMAND is the command that made the CSV,
+printed above the tables.
+"""
+import csv
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from collections import defaultdict
+
+RIVALS = [("none", "hog alone"), ("idle", "+ SCHED_IDLE"),
+          ("nice19", "+ nice 19"), ("cgidle", "+ cpu.idle group")]
+PLACES = ["same", "session", "cgroup"]
+
+
+def load(path):
+    groups = defaultdict(list)
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            key = (r["kernel_name"], r["measure"], r["placement"],
+                   r["rival"], r["knob"])
+            groups[key].append(r)
+    return groups
+
+
+def cell(rows, field):
+    if not rows:
+        return None
+    return statistics.median(float(r[field]) for r in rows)
+
+
+def fmt_ms(us):
+    return "-" if us is None else f"{us / 1000:.2f}"
+
+
+def tables(groups, kernels, measure, title, what):
+    out = [f"### {title}", "",
+           f"{what}, ms; knob 0 and knob 1, p50 / p99 (yields in the "
+           "window at knob 1):", ""]
+    for k in kernels:
+        out += [f"**{k}**", "",
+                "| placement | rivals | knob 0 p50 / p99 | knob 1 p50 / p99 "
+                "| yields at 1 |",
+                "|---|---|---:|---:|---:|"]
+        for p in PLACES:
+            for rv, label in RIVALS:
+                r0 = groups.get((k, measure, p, rv, "0"), [])
+                r1 = groups.get((k, measure, p, rv, "1"), [])
+                if not r0 and not r1:
+                    continue
+                y1 = cell(r1, "yields")
+                n = f" ({len(r1)} windows)" if len(r1) > 1 else ""
+                out.append(
+                    f"| {p} | {label}{n} | {fmt_ms(cell(r0, 'p50_us'))} / "
+                    f"{fmt_ms(cell(r0, 'p99_us'))} | "
+                    f"{fmt_ms(cell(r1, 'p50_us'))} / "
+                    f"{fmt_ms(cell(r1, 'p99_us'))} | "
+                    f"{'-' if y1 is None else int(y1)} |")
+        out.append("")
+    return out
+
+
+def plot(groups, kernels, outdir):
+    dat = os.path.join(outdir, "latency.dat")
+    labels = []
+    with open(dat, "w") as f:
+        i = 0
+        for k in kernels:
+            for p in PLACES:
+                for rv, label in RIVALS:
+                    r0 = groups.get((k, "away", p, rv, "0"), [])
+                    r1 = groups.get((k, "away", p, rv, "1"), [])
+                    if not r1:
+                        continue
+                    p0, p1 = cell(r0, "p99_us"), cell(r1, "p99_us")
+                    name = f"{k} {p} {label}".replace('"', "")
+                    f.write(f'{i} "{name}" {(p0 or 0) / 1000:.3f} '
+                            f'{p1 / 1000:.3f}\n')
+                    labels.append(name)
+                    i += 1
+    if not labels:
+        return
+    png = os.path.join(outdir, "latency.png")
+    gp = f"""set terminal pngcairo size 1400,700 font ",10" noenhanced
+set output "{png}"
+set title "Time away per sched_yield(), p99 (one CPU, nice-0 hog and a light task; QEMU -icount)"
+set ylabel "p99 time away (ms, log scale)"
+set logscale y
+set yrange [0.001:*]
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set xtics rotate by -45 scale 0
+set key top left
+set grid ytics
+plot "{dat}" using 3:xtic(2) title "knob 0", "" using 4 title "knob 1"
+"""
+    subprocess.run(["gnuplot"], input=gp, text=True, check=True)
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit("usage: report.py CSV OUTDIR COMMAND")
+    path, outdir, command = sys.argv[1:]
+    groups = load(path)
+    kernels = []
+    for key in groups:
+        if key[0] not in kernels:
+            kernels.append(key[0])
+    when = time.strftime("%Y-%m-%d", time.gmtime(os.path.getmtime(path)))
+    md = ["## Time away per sched_yield()", "",
+          f"Command: `{command}`; {when}; host {platform.node() or 'unknown'}"
+          f" ({os.cpu_count()} CPUs), guests of 1 vCPU under QEMU -icount "
+          "(shift 2: guest time is 4 ns per executed instruction), HZ=250.",
+          ""]
+    md += tables(groups, kernels, "away", "The yield itself",
+                 "Time from the call to the return of sched_yield()")
+    md += tables(groups, kernels, "oversleep",
+                 "Yield, then sleep 1 ms",
+                 "How much longer than 1 ms the sleep after each yield took")
+    with open(os.path.join(outdir, "latency.md"), "w") as f:
+        f.write("\n".join(md))
+    plot(groups, kernels, outdir)
+
+
+if __name__ == "__main__":
+    main()

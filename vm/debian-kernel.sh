@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# debian-kernel.sh KVER: Debian's own binary kernel of the version of
+# linux-source-KVER (linux-image-6.1.0-56-amd64, linux-image-6.12.117+deb12-amd64),
+# made bootable by vm/run.sh. Downloaded with apt-get download on first use,
+# extracted, with an initramfs that loads the virtio and 9p modules the
+# guest's root file system needs (Debian builds them as modules) and hands
+# over to vm/guest-init. Its headers package is installed for module builds.
+# Prints the kernel directory: bzImage, initrd, .config, System.map,
+# kdir (the headers), modules (the extracted /lib/modules/RELEASE).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kver=${1:?usage: debian-kernel.sh KVER}
+kver_check "$kver"
+ensure_deps
+debver=$(debian_version "$kver")
+
+# The image package of exactly that version, named by its release
+# (6.1.0-56-amd64, 6.12.117+deb12-amd64; not the -dbg, -unsigned, -rt or
+# -cloud ones, nor the 6.12-amd64 meta package).
+pkg=$(apt-cache show $(apt-cache search --names-only \
+	'^linux-image-[0-9]+\.[0-9]+\.[0-9]+[-+][^ ]*-amd64$' 2>/dev/null |
+	awk '{ print $1 }' | grep -vE -- '-(dbg|unsigned|rt|cloud)-') 2>/dev/null |
+	awk -v v="$debver" '/^Package: / { p = $2 } /^Version: / && $2 == v { print p; exit }')
+if [[ -z $pkg ]]; then
+	log "no linux-image package of Debian $debver in the apt lists; running apt-get update"
+	apt-get update -qq >/dev/null || die "apt-get update failed"
+	exec bash "$0" "$@"
+fi
+krel=${pkg#linux-image-}
+out=$SCY_CACHE/debian/$krel-$debver
+if [[ -f $out/.done ]]; then
+	log "Debian kernel $krel ($debver) is cached"
+	echo "$out"
+	exit 0
+fi
+mkdir -p "$SCY_CACHE/debian"
+exec 9>"$out.lock"
+flock 9
+if [[ -f $out/.done ]]; then
+	echo "$out"
+	exit 0
+fi
+rm -rf "$out"
+mkdir -p "$out/deb" "$out/root"
+log "downloading $pkg ($debver)"
+(cd "$out/deb" && apt-get download -q -o APT::Sandbox::User=root "$pkg=$debver" >/dev/null) ||
+	die "apt-get download $pkg=$debver failed"
+dpkg-deb -x "$out"/deb/*.deb "$out/root"
+hdr=linux-headers-$krel
+if [[ $(dpkg-query -W -f='${Version} ${Status}' "$hdr" 2>/dev/null) != "$debver install ok installed" ]]; then
+	log "installing $hdr ($debver) for module builds"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		"$hdr=$debver" >/dev/null || die "apt-get install $hdr=$debver failed"
+fi
+depmod -b "$out/root" "$krel"
+
+# initramfs: busybox, the modules for the virtio 9p root and its /init.
+ird=$out/initramfs
+mkdir -p "$ird"/{bin,dev,proc,sys,newroot,lib/modules}
+cp /bin/busybox "$ird/bin/busybox"
+for a in sh mount umount insmod switch_root mkdir cat echo; do
+	ln -s busybox "$ird/bin/$a"
+done
+mods=$(modprobe -d "$out/root" -S "$krel" --show-depends -a virtio_pci 9pnet_virtio 9p |
+	sed -n 's/^insmod \([^ ]*\).*/\1/p' | awk '!seen[$0]++')
+[[ -n $mods ]] || die "no virtio/9p modules found in $pkg"
+: >"$ird/modules"
+for m in $mods; do
+	# modprobe -d prints the paths with the base directory in front
+	[[ $m == "$out/root/"* ]] || m=$out/root$m
+	b=$(basename "$m")
+	case $b in
+	*.ko.xz) xz -dc "$m" >"$ird/lib/modules/${b%.xz}"; b=${b%.xz} ;;
+	*.ko.zst) zstd -qdc "$m" >"$ird/lib/modules/${b%.zst}"; b=${b%.zst} ;;
+	*) cp "$m" "$ird/lib/modules/$b" ;;
+	esac
+	echo "$b" >>"$ird/modules"
+done
+cat >"$ird/init" <<'EOF'
+#!/bin/sh
+# Load the modules of the 9p root (in dependency order), mount it and run
+# the init= program given on the kernel command line there.
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+for m in $(cat /modules); do
+	insmod /lib/modules/$m || echo "initramfs: insmod $m failed"
+done
+target=/sbin/init
+for a in $(cat /proc/cmdline); do
+	case $a in init=*) target=${a#init=} ;; esac
+done
+if ! mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,ro /dev/root /newroot; then
+	echo "initramfs: cannot mount the 9p root"
+	exec sh
+fi
+umount /dev /sys /proc
+exec switch_root /newroot "$target"
+EOF
+chmod +x "$ird/init"
+(cd "$ird" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/initrd"
+ln -s "root/boot/vmlinuz-$krel" "$out/bzImage"
+ln -s "root/boot/config-$krel" "$out/.config"
+ln -s "root/boot/System.map-$krel" "$out/System.map"
+ln -s "/usr/src/linux-headers-$krel" "$out/kdir"
+ln -s "root/lib/modules/$krel" "$out/modules"
+echo "$debver" >"$out/debian-version"
+echo "$krel" >"$out/release"
+touch "$out/.done"
+log "Debian kernel $krel ($debver) ready: $(wc -l <"$ird/modules") modules in its initramfs"
+echo "$out"
