@@ -228,4 +228,14 @@ if [[ -n $hdrs && -f $hdrs/Makefile ]]; then
 else
 	not_ok "Debian's linux-headers-amd64 is installed (run make deps)"
 fi
+# Committed reports are generated from their committed data: regenerate
+# and compare (a stale copy fails).
+lat=$tmp/latency-report
+mkdir -p "$lat"
+if python3 bench/latency/report.py Documentation/results/latency.csv "$lat" --no-plot; then
+	check "Documentation/results/latency.md is what bench/latency/report.py makes of latency.csv beside it" \
+		diff -q "$lat/latency.md" Documentation/results/latency.md
+else
+	not_ok "bench/latency/report.py reads Documentation/results/latency.csv"
+fi
 echo "1..$n"

@@ -2,21 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0
 """Report of bench/latency/run.sh: latency.md (tables) and latency.png.
 
-usage: report.py CSV OUTDIR COMMAND
+usage: report.py CSV OUTDIR [--no-plot]
 
 CSV has one row per measurement window of compat_yield_latency, with the
-kernel's name in front. The hog-alone windows (rival "none") are measured
+kernel's name in front; CSV.info (key=value lines: command, date, host)
+says how it was made. The hog-alone windows (rival "none") are measured
 again in every variant; the tables show the median of their p50 and p99
-and the number of windows. COMMAND is the command that made the CSV,
-printed above the tables.
+and the number of windows. The same CSV always gives the same latency.md:
+tests/host.sh regenerates the committed one and compares.
 """
 import csv
 import os
-import platform
 import statistics
 import subprocess
 import sys
-import time
+import tempfile
 from collections import defaultdict
 
 RIVALS = [("none", "hog alone"), ("idle", "+ SCHED_IDLE"),
@@ -72,9 +72,9 @@ def tables(groups, kernels, measure, title, what):
 
 
 def plot(groups, kernels, outdir):
-    dat = os.path.join(outdir, "latency.dat")
+    fd, dat = tempfile.mkstemp(suffix=".dat")
     labels = []
-    with open(dat, "w") as f:
+    with os.fdopen(fd, "w") as f:
         i = 0
         for k in kernels:
             for p in PLACES:
@@ -90,6 +90,7 @@ def plot(groups, kernels, outdir):
                     labels.append(name)
                     i += 1
     if not labels:
+        os.unlink(dat)
         return
     png = os.path.join(outdir, "latency.png")
     gp = f"""set terminal pngcairo size 1400,700 font ",10" noenhanced
@@ -104,27 +105,52 @@ set style fill solid 0.8 border -1
 set boxwidth 0.9
 set xtics rotate by -45 scale 0
 set key top left
+set rmargin 10
+set bmargin 14
 set grid ytics
 plot "{dat}" using 3:xtic(2) title "knob 0", "" using 4 title "knob 1"
 """
-    subprocess.run(["gnuplot"], input=gp, text=True, check=True)
+    try:
+        subprocess.run(["gnuplot"], input=gp, text=True, check=True)
+    finally:
+        os.unlink(dat)
+
+
+def read_info(path):
+    info = {}
+    with open(path) as f:
+        for line in f:
+            key, _, value = line.rstrip("\n").partition("=")
+            info[key] = value
+    return info
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit("usage: report.py CSV OUTDIR COMMAND")
-    path, outdir, command = sys.argv[1:]
+    args = [a for a in sys.argv[1:] if a != "--no-plot"]
+    if len(args) != 2:
+        sys.exit("usage: report.py CSV OUTDIR [--no-plot]")
+    path, outdir = args
+    info = read_info(path + ".info")
     groups = load(path)
     kernels = []
     for key in groups:
         if key[0] not in kernels:
             kernels.append(key[0])
-    when = time.strftime("%Y-%m-%d", time.gmtime(os.path.getmtime(path)))
     md = ["## Time away per sched_yield()", "",
-          f"Command: `{command}`; {when}; host {platform.node() or 'unknown'}"
-          f" ({os.cpu_count()} CPUs), guests of 1 vCPU under QEMU -icount "
-          "(shift 2: guest time is 4 ns per executed instruction), HZ=250.",
-          ""]
+          f"Command: `{info.get('command', '?')}`; {info.get('date', '?')}; "
+          f"{info.get('host', '?')}; guests of 1 vCPU under QEMU -icount "
+          "(shift 2: guest time is 4 ns per executed instruction), HZ=250, "
+          f"{info.get('duration', '?')}-s windows.", "",
+          "One CPU: a task calling sched_yield() in a loop, a nice-0 CPU "
+          "hog, and at most one light task (SCHED_IDLE, nice 19, or a "
+          "nice-0 spinner in a cgroup with cpu.idle=1); the yielder in the "
+          "hog's group (same), in an autogroup of its own (session) or in a "
+          "cpu cgroup of its own (cgroup). At knob 1 a yield waits for the "
+          "hog's turn, one tick (4 ms) here; a light task may add at most "
+          "one more tick to the p99 (the kselftest's limit): the nice-19 "
+          "task's own turn comes about once in 70 ticks. Data: "
+          "[latency.csv](latency.csv).", "",
+          "![p99 time away per yield](latency.png)", ""]
     md += tables(groups, kernels, "away", "The yield itself",
                  "Time from the call to the return of sched_yield()")
     md += tables(groups, kernels, "oversleep",
@@ -132,7 +158,8 @@ def main():
                  "How much longer than 1 ms the sleep after each yield took")
     with open(os.path.join(outdir, "latency.md"), "w") as f:
         f.write("\n".join(md))
-    plot(groups, kernels, outdir)
+    if "--no-plot" not in sys.argv:
+        plot(groups, kernels, outdir)
 
 
 if __name__ == "__main__":

@@ -40,6 +40,12 @@ for k in "${kernels[@]}"; do
 	fi
 	tail -n +2 "$g/latency.csv" | sed "s/^/$k,/" >>"$csv"
 done
-python3 "$SCY_REPO/bench/latency/report.py" "$csv" "$out" \
-	"DURATION=$dur bash bench/latency/run.sh ${kernels[*]}"
-log "results in $out: latency.csv, latency.md, latency.png"
+{
+	echo "command=DURATION=$dur make bench-latency KERNELS=\"${kernels[*]}\""
+	echo "date=$(date -u +%Y-%m-%d)"
+	echo "host=$(nproc)-core host, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo), Debian $(cat /etc/debian_version 2>/dev/null)"
+	echo "duration=$dur"
+} >"$csv.info"
+python3 "$SCY_REPO/bench/latency/report.py" "$csv" "$out"
+log "results in $out: latency.csv, latency.md, latency.png (the committed page:"
+log "  cp $out/latency.{csv,csv.info,md,png} Documentation/results/)"
