@@ -67,6 +67,7 @@ static void usage(void)
 }
 
 #include "number.h"
+#include "task.h"
 
 /* The knob's value through @path: 0 or 1, or -1 after printing why. */
 static int read_knob(const char *path)
@@ -393,13 +394,9 @@ static int storm(int nprocs, long writes, long rounds)
 	if (rounds > writes / nprocs)
 		rounds = writes / nprocs ? writes / nprocs : 1;
 	burst = (writes + nprocs * rounds - 1) / (nprocs * rounds);
-	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (s == MAP_FAILED) {
-		perror("mmap");
+	s = shared_map(sizeof(*s));
+	if (!s)
 		return 1;
-	}
-	memset(s, 0, sizeof(*s));
 	s->nprocs = nprocs;
 	fflush(NULL);
 	start = now_s();

@@ -57,6 +57,7 @@ static void usage(void)
 }
 
 #include "number.h"
+#include "task.h"
 
 static double clock_s(clockid_t id)
 {
@@ -66,17 +67,6 @@ static double clock_s(clockid_t id)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("sched_setaffinity");
-		_exit(1);
-	}
-}
 
 static void run(struct shared *sh, int i, enum role role, int cpu)
 {
@@ -162,13 +152,9 @@ int main(int argc, char **argv)
 		usage();
 	}
 	ntasks = 1 + k;
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED) {
-		perror("mmap");
+	sh = shared_map(sizeof(*sh));
+	if (!sh)
 		return 1;
-	}
-	memset(sh, 0, sizeof(*sh));
 	for (i = 0; i < ntasks; i++) {
 		enum role role = i == 0 ? first : first == PROBE ? YIELDER : SLEEPER;
 

@@ -54,6 +54,7 @@ static void usage(void)
 }
 
 #include "number.h"
+#include "task.h"
 
 static double clock_s(clockid_t id)
 {
@@ -80,17 +81,6 @@ static void autogroup(char *buf, size_t size)
 	}
 }
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		fprintf(stderr, "%s: sched_setaffinity to CPU %d: %s\n", prog, cpu, strerror(errno));
-		_exit(1);
-	}
-}
 
 static void wait_go(struct shared *sh)
 {
@@ -185,13 +175,9 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage();
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED) {
-		perror("mmap");
+	sh = shared_map(sizeof(*sh));
+	if (!sh)
 		return 1;
-	}
-	memset(sh, 0, sizeof(*sh));
 	snprintf(sh->yielder_group, sizeof(sh->yielder_group), "none");
 	autogroup(sh->hog_group, sizeof(sh->hog_group));
 	fflush(NULL);
