@@ -123,7 +123,13 @@ if [[ -f ${SCY_MODULE:-} ]]; then
 		echo "# knob 1, 1 hog: yields=$y effective=$e compat=$c ineffective=$(get ineffective) lost=$(get lost)"
 		check "knob 1, 1 hog: >= 99% of the yields were effective ($e of $y)" \
 			test "${y:-0}" -gt 0 -a $((100 * ${e:-0})) -ge $((99 * ${y:-1}))
-		check "knob 1: every counted yield applied compat ($c of $y)" test "${c:-x}" = "${y:-y}"
+		# These counters take every task's yields (no filter_pid), and the
+		# yielder may call sched_yield() once before the hog, released at
+		# the same moment, is runnable: such a yield finds no rival and
+		# moves nothing. yield-stats-test below checks exact counts for
+		# one task against an always-runnable hog.
+		check "knob 1: >= 99% of the counted yields applied compat ($c of $y)" \
+			test "${y:-0}" -gt 0 -a $((100 * ${c:-0})) -ge $((99 * ${y:-1})) -a "${c:-0}" -le "${y:-0}"
 	else
 		check "yield_stats on a stock kernel: compat unavailable" test "$(get compat_available)" = 0
 	fi
