@@ -57,8 +57,10 @@ loop iterations and of the CPU time (/proc/PID/schedstat). Scenarios:
 getppid against getppid (the 50/50 baseline), the yielder against one
 and three hogs in its group, in its own session (autogroup) and in its
 own cpu cgroup. With the switch present each runs at 0 and at 1; the
-baseline must split 50/50 +- 3 points and, at 1, the yielder must get
-at most 1% of the iterations in every scenario. Without the switch
+baseline must split the CPU time 50/50 +- 3 points (loop counts drift
+when a hypervisor steals time from the running worker; they are
+reported) and, at 1, the yielder must get at most 1% of the iterations
+in every scenario. Without the switch
 the numbers are reported and the switch checks are skipped.
 
 compat_yield_latency measures what a waiting program feels: how long

@@ -8,10 +8,13 @@
  *
  * If /sys/kernel/sched_compat_yield exists and we are root, every scenario
  * runs with the knob at 0 and at 1 and the knob's prior value is restored at
- * exit.  Asserted: the baseline splits the CPU 50/50 (+- 3 points) at every
- * knob value, and with the knob at 1 the yielder gets at most 1% of the
- * loop iterations in every yield scenario.  Knob 0 (and stock kernel)
- * numbers are reported, not asserted.
+ * exit.  Asserted: the baseline splits the CPU time 50/50 (+- 3 points) at
+ * every knob value, and with the knob at 1 the yielder gets at most 1% of
+ * the loop iterations in every yield scenario.  The baseline is judged on
+ * CPU time (schedstat), the quantity CFS and EEVDF keep fair; its loop
+ * counts drift when a hypervisor or an emulator steals time from whichever
+ * worker is running (reported, not asserted).  Knob 0 (and stock kernel)
+ * yield numbers are reported, not asserted.
  *
  * Every run prints a "# result key=value ..." line; -o FILE also writes
  * them as CSV.
@@ -58,8 +61,8 @@ static const struct scenario scenarios[] = {
 
 #define NR_SCENARIOS	((int)ARRAY_SIZE(scenarios))
 #define NR_YIELD	(NR_SCENARIOS - 1)
-/* test points per scenario run: two for the baseline, one per yield run */
-#define POINTS_PER_KNOB	(2 + NR_YIELD)
+/* test points per knob value: one for the baseline, one per yield run */
+#define POINTS_PER_KNOB	(1 + NR_YIELD)
 
 static int knob_prior = -1;
 /* also used by the signal handler: accessed with __atomic builtins */
@@ -128,23 +131,17 @@ static void report_baseline(const char *tag, int ret, const char *err,
 	double cs = res->yielder_counter_share, ts = res->yielder_cpu_share;
 
 	if (ret == SCY_EUNSUPPORTED) {
-		ksft_test_result_skip("%s: counter share: %s\n", tag, err);
 		ksft_test_result_skip("%s: cpu share: %s\n", tag, err);
 		return;
 	}
 	if (ret) {
-		ksft_test_result_fail("%s: counter share: run failed: %s\n",
-				      tag, err);
 		ksft_test_result_fail("%s: cpu share: run failed: %s\n", tag,
 				      err);
 		return;
 	}
-	ksft_test_result(dabs(cs - BASELINE_SHARE) <= BASELINE_TOL,
-			 "%s: worker 0 counter share %.4f within %.2f +- %.2f\n",
-			 tag, cs, BASELINE_SHARE, BASELINE_TOL);
 	ksft_test_result(dabs(ts - BASELINE_SHARE) <= BASELINE_TOL,
-			 "%s: worker 0 cpu share %.4f within %.2f +- %.2f\n",
-			 tag, ts, BASELINE_SHARE, BASELINE_TOL);
+			 "%s: worker 0 cpu share %.4f within %.2f +- %.2f (counter share %.4f)\n",
+			 tag, ts, BASELINE_SHARE, BASELINE_TOL, cs);
 }
 
 static void report_yield(const char *tag, int knob, int ret, const char *err,
