@@ -16,7 +16,9 @@
 # them alone. SCY_CHECK_KVERS="6.12 6.1" selects the kernels;
 # SCY_SHARE_DURATION the seconds of each share benchmark run in the guests
 # (default 4 here; the full 30 s runs are `make demo` and the results
-# pages); SCY_MODULE_CYCLES the module load/unload cycles (below). The
+# pages); SCY_MODULE_CYCLES the module load/unload cycles (below);
+# SCY_CHECK_LANES=1 runs the two kernels' guests one after the other
+# instead of side by side (below). The
 # debug guests do 2 x SCY_FUZZ_WRITES fuzzed knob writes (2000 here) and a
 # stress of SCY_STRESS_SECONDS (60 s here; `make check-debug`: 10000 and
 # 300 s).
@@ -29,48 +31,68 @@ export SCY_SHARE_DURATION=${SCY_SHARE_DURATION:-4}
 # Single-threaded TCG for the tests: see vm/run.sh.
 export SCY_TCG_THREAD=${SCY_TCG_THREAD:-single}
 # The guest suite loads and unloads yield_stats SCY_MODULE_CYCLES times
-# (100) while stress-ng --yield keeps both vCPUs busy.
-# Under single-threaded TCG a cycle then takes about 4 s instead of 0.7 s
-# (measured on 6.12; all cross-CPU work slows alike: 100 runs of /bin/true
-# took 9 s idle and 74 s under the stress, as a busy vCPU answers an IPI
-# only in its time slice, and each probe registration patches static keys
-# with IPIs). The guests of Debian's binary kernels (stage "debian": the
-# module's other path, on sys_enter/sys_exit, and the kselftests' SKIPs) do
+# while stress-ng --yield keeps both vCPUs busy: 20 here, 100 in
+# `make check-full`. Under single-threaded TCG a cycle then takes about 3 s
+# instead of 0.7 s (all cross-CPU work slows alike: a busy vCPU answers an
+# IPI only in its time slice, and each probe registration patches static
+# keys with IPIs), so 100 cycles are 5 of make check's minutes per kernel.
+# The guests of Debian's binary kernels (stage "debian": the module's other
+# path, on sys_enter/sys_exit, and the kselftests' SKIPs) do
 # SCY_STOCK_MODULE_CYCLES, 20 unless told.
-export SCY_MODULE_CYCLES=${SCY_MODULE_CYCLES:-100}
+export SCY_MODULE_CYCLES=${SCY_MODULE_CYCLES:-20}
 SCY_STOCK_MODULE_CYCLES=${SCY_STOCK_MODULE_CYCLES:-20}
 kvers=${SCY_CHECK_KVERS:-6.12 6.1}
 mkdir -p "$RESULTS/check"
 pass=0 fail=0 skip=0 start=$(date +%s)
 
-# stage NAME CMD...: run, echo its TAP lines, add them up.
-stage() {
-	local name=$1 log=$RESULTS/check/$1.log rc p=0 f=0 s=0 t0=$(date +%s)
+# run_stage NAME CMD...: run CMD, its output in check/NAME.log; count its
+# TAP lines into check/NAME.row ("passed failed skipped seconds built") and
+# write what to show of it (the failures and skips, a summary line) to
+# check/NAME.out. Safe to run in the background: it changes no variable.
+run_stage() {
+	local name=$1 dir=$RESULTS/check rc p=0 f=0 s=0 t0=$(date +%s)
+	local log=$dir/$1.log out=$dir/$1.out
 	shift
-	echo "== $name"
 	"$@" >"$log" 2>&1
 	rc=$?
-	while IFS= read -r line; do
-		case $line in
-		"ok "*"# SKIP"* | "ok "*"# skip"*) s=$((s + 1)); echo "  $line" ;;
-		"ok "*) p=$((p + 1)) ;;
-		"not ok "*) f=$((f + 1)); echo "  $line" ;;
-		esac
-	done < <(sed -n 's/^[[:space:]]*\(\(not \)\{0,1\}ok [0-9]*.*\)/\1/p' "$log")
-	if [[ $rc != 0 && $f == 0 ]]; then
-		f=1
-		echo "  not ok - $name exited with status $rc; last lines of $log:"
-		tail -n 25 "$log" | sed 's/^/    /'
-	fi
-	local secs=$(($(date +%s) - t0)) built
-	# what the stage built or fetched: kernels (vm/build-kernel.sh),
-	# Debian's binary kernels (vm/debian-kernel.sh), packages (vm/build-deb.sh)
-	built=$(grep -oE '^\[scy\] (building [^ ]+|downloading linux-image[^ ]*|bindeb-pkg of [^ ]+)' "$log" |
-		sed 's/^\[scy\] //; s/^building //; s/^downloading //; s/^bindeb-pkg of /package /' |
-		sort -u | tr '\n' ' ')
-	echo "   $name: $p passed, $f failed, $s skipped ($secs s)"
+	{
+		echo "== $name"
+		while IFS= read -r line; do
+			case $line in
+			"ok "*"# SKIP"* | "ok "*"# skip"*) s=$((s + 1)); echo "  $line" ;;
+			"ok "*) p=$((p + 1)) ;;
+			"not ok "*) f=$((f + 1)); echo "  $line" ;;
+			esac
+		done < <(sed -n 's/^[[:space:]]*\(\(not \)\{0,1\}ok [0-9]*.*\)/\1/p' "$log")
+		if [[ $rc != 0 && $f == 0 ]]; then
+			f=1
+			echo "  not ok - $name exited with status $rc; last lines of $log:"
+			tail -n 25 "$log" | sed 's/^/    /'
+		fi
+		local secs=$(($(date +%s) - t0)) built
+		# what the stage built or fetched: kernels (vm/build-kernel.sh),
+		# Debian's binary kernels (vm/debian-kernel.sh), packages
+		# (vm/build-deb.sh)
+		built=$(grep -oE '^\[scy\] (building [^ ]+|downloading linux-image[^ ]*|bindeb-pkg of [^ ]+)' "$log" |
+			sed 's/^\[scy\] //; s/^building //; s/^downloading //; s/^bindeb-pkg of /package /' |
+			sort -u | tr '\n' ' ')
+		echo "   $name: $p passed, $f failed, $s skipped ($secs s)"
+		echo "$p $f $s $secs ${built:--}" >"$dir/$name.row"
+	} >"$out"
+}
+
+# show NAME: print a finished stage's lines; add it to the totals and table.
+show() {
+	local name=$1 p f s secs built
+	cat "$RESULTS/check/$name.out"
+	read -r p f s secs built <"$RESULTS/check/$name.row"
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-	table+=("$(printf '%-12s %6d %6d %6d %6d  %s' "$name" "$p" "$f" "$s" "$secs" "${built:--}")")
+	table+=("$(printf '%-12s %6d %6d %6d %6d  %s' "$name" "$p" "$f" "$s" "$secs" "$built")")
+}
+
+stage() {
+	run_stage "$@"
+	show "$1"
 }
 table=()
 
@@ -87,13 +109,48 @@ fi
 # Debian packages of both kernels (small config), extracted into a scratch
 # root and used by DKMS (tests/deb.sh).
 want deb && stage deb bash tests/deb.sh $kvers
-for kver in $kvers; do
-	want guest && stage "guest-$kver" bash tests/guest.sh "$kver" 1
-	want starve && stage "starve-$kver" bash tests/starve.sh "$kver"
-done
-for kver in $kvers; do
-	want debian && SCY_MODULE_CYCLES=$SCY_STOCK_MODULE_CYCLES stage "debian-$kver" bash tests/guest.sh "$kver" debian
-done
+# The guests of one kernel: its patched kernel (guest), the one-CPU -icount
+# guest (starve), Debian's binary kernel (debian). Each guest runs on one
+# host thread (single-threaded TCG), so with two kernels and
+# SCY_CHECK_LANES=2 (the default on two or more cores) the two kernels'
+# guests run side by side, one lane each; the guest checks are made to
+# hold on a busy host. The tools they share are built first, once.
+lane() {
+	local kver=$1
+	if want guest; then run_stage "guest-$kver" bash tests/guest.sh "$kver" 1; fi
+	if want starve; then run_stage "starve-$kver" bash tests/starve.sh "$kver"; fi
+	if want debian; then
+		SCY_MODULE_CYCLES=$SCY_STOCK_MODULE_CYCLES run_stage "debian-$kver" bash tests/guest.sh "$kver" debian
+	fi
+}
+lane_stages() {
+	local kver=$1
+	if want guest; then echo "guest-$kver"; fi
+	if want starve; then echo "starve-$kver"; fi
+	if want debian; then echo "debian-$kver"; fi
+}
+lanes=${SCY_CHECK_LANES:-$(($(nproc) >= 2 ? 2 : 1))}
+if want guest || want starve || want debian; then
+	stage tools bash -c 'make -s -C "$1" userspace selftests RESULTS="$2" &&
+		make -s -C "$1/tests/tools" OUTPUT="$2/bin/tests"' - "$SCY_REPO" "$RESULTS"
+	if [[ $lanes -ge 2 && $(wc -w <<<"$kvers") -ge 2 ]]; then
+		echo "== the guests of $(sed 's/ / and /g' <<<"$kvers") side by side (logs in ${RESULTS#"$SCY_REPO"/}/check/)"
+		pids=()
+		for kver in $kvers; do
+			lane "$kver" &
+			pids+=($!)
+		done
+		wait "${pids[@]}"
+		for kver in $kvers; do
+			for name in $(lane_stages "$kver"); do show "$name"; done
+		done
+	else
+		for kver in $kvers; do
+			lane "$kver"
+			for name in $(lane_stages "$kver"); do show "$name"; done
+		done
+	fi
+fi
 for kver in $kvers; do
 	want debug && stage "debug-$kver" bash tests/debug.sh "$kver"
 done

@@ -26,7 +26,7 @@ pkg=$(apt-cache show $(apt-cache search --names-only \
 	awk -v v="$debver" '/^Package: / { p = $2 } /^Version: / && $2 == v { print p; exit }')
 if [[ -z $pkg ]]; then
 	log "no linux-image package of Debian $debver in the apt lists; running apt-get update"
-	apt-get update -qq >/dev/null || die "apt-get update failed"
+	apt_locked apt-get update -qq >/dev/null || die "apt-get update failed"
 	exec bash "$0" "$@"
 fi
 krel=${pkg#linux-image-}
@@ -52,7 +52,7 @@ dpkg-deb -x "$out"/deb/*.deb "$out/root"
 hdr=linux-headers-$krel
 if [[ $(dpkg-query -W -f='${Version} ${Status}' "$hdr" 2>/dev/null) != "$debver install ok installed" ]]; then
 	log "installing $hdr ($debver) for module builds"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	apt_locked apt-get install -y -qq --no-install-recommends \
 		"$hdr=$debver" >/dev/null || die "apt-get install $hdr=$debver failed"
 fi
 depmod -b "$out/root" "$krel"

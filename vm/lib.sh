@@ -46,6 +46,14 @@ SCY_PACKAGES=(
 	linux-config-6.12:/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 )
 
+# apt_locked CMD...: run an apt-get that changes the system, one at a time
+# (make check runs two kernels' stages side by side; apt-get refuses to run
+# while another holds its lock).
+apt_locked() {
+	mkdir -p "$SCY_CACHE"
+	DEBIAN_FRONTEND=noninteractive flock "$SCY_CACHE/apt.lock" "$@"
+}
+
 # ensure_deps: install whatever of SCY_PACKAGES is missing, saying what.
 ensure_deps() {
 	local missing=() entry pkg probe
@@ -66,9 +74,8 @@ ensure_deps() {
 	fi
 	command -v apt-get >/dev/null 2>&1 || die "apt-get not found: this project expects Debian 12"
 	log "installing with apt-get: ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null || die "apt-get update failed"
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+	apt_locked apt-get update -qq >/dev/null || die "apt-get update failed"
+	apt_locked apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
 		die "apt-get install ${missing[*]} failed"
 	log "installed: ${missing[*]}"
 }
