@@ -77,25 +77,14 @@ if ! flock -n 9; then
 fi
 ref=$(ref_tree "$kver")
 
-# 1. Work tree = pristine Debian source + series (as vm/build-kernel.sh).
-# Files an earlier series touched are restored and get a fresh mtime so that
-# make rebuilds them; a new tree keeps the pristine mtimes (older than the
-# objects a seed brings, below).
+# 1. Work tree = pristine Debian source + series (patched_tree, as
+# vm/build-kernel.sh): only files whose content changed get a fresh mtime; a
+# new tree keeps the pristine mtimes (older than the objects a seed brings,
+# below).
 log "syncing work tree $src"
-fresh=0
-[[ -f $src/Makefile ]] || fresh=1
-mkdir -p "$src"
-rsync -a --delete --exclude=/.extracted --itemize-changes "$ref/" "$src/" |
-	awk -v fresh=$fresh '!fresh && $1 ~ /^>f/ { sub(/^[^ ]+ /, ""); print }' |
-	(cd "$src" && xargs -r -d '\n' touch --)
-pdir=$SCY_REPO/kernel-patches/v$kver
-[[ -f $pdir/series ]] || die "no series file in kernel-patches/v$kver"
-while read -r p; do
-	[[ -z $p || $p == \#* ]] && continue
-	log "applying $p"
-	patch -d "$src" -p1 -s --no-backup-if-mismatch <"$pdir/$p" ||
-		die "kernel-patches/v$kver/$p does not apply to Debian $debver"
-done <"$pdir/series"
+list=$(series_patches "$SCY_REPO/kernel-patches/v$kver")
+mapfile -t patches <<<"$list"
+patched_tree "$ref" "$src" "${patches[@]}"
 
 # 2. Configuration, redone when the base config or a fragment changed.
 chash=$( (if [[ -n $base ]]; then xzcat -f "$base"; else echo tinyconfig; fi

@@ -41,10 +41,8 @@ if [[ $variant == debug ]]; then
 	frags+=("$SCY_REPO/vm/debug.config")
 	ddir=$SCY_REPO/vm/debug-patches/v$kver
 	if [[ -f $ddir/series ]]; then
-		while read -r p; do
-			[[ -z $p || $p == \#* ]] && continue
-			dpatches+=("$ddir/$p")
-		done <"$ddir/series"
+		list=$(series_patches "$ddir")
+		mapfile -t dpatches <<<"$list"
 	fi
 fi
 key=$(basename "$(build_dir "$kver" "$patched" "${frags[@]:1}" "${dpatches[@]}")")
@@ -72,29 +70,16 @@ fi
 ref=$(ref_tree "$kver")
 debver=$(debian_version "$kver")
 
-# 2. Work tree = pristine + series. rsync restores files an earlier series
-# touched; those get a fresh mtime so that make rebuilds them.
+# 2. Work tree = pristine + series (+ debug fixes); only files whose
+# content changed get a fresh mtime (patched_tree).
 src=$work/src
 log "syncing work tree $src"
-mkdir -p "$src"
-rsync -a --delete --exclude=/.extracted --itemize-changes "$ref/" "$src/" |
-	awk '$1 ~ /^>f/ { sub(/^[^ ]+ /, ""); print }' |
-	(cd "$src" && xargs -r -d '\n' touch --)
+patches=()
 if [[ $patched == 1 ]]; then
-	pdir=$SCY_REPO/kernel-patches/v$kver
-	[[ -f $pdir/series ]] || die "no series file in kernel-patches/v$kver"
-	while read -r p; do
-		[[ -z $p || $p == \#* ]] && continue
-		log "applying $p"
-		patch -d "$src" -p1 -s --no-backup-if-mismatch <"$pdir/$p" ||
-			die "kernel-patches/v$kver/$p does not apply to Debian $debver"
-	done <"$pdir/series"
+	list=$(series_patches "$SCY_REPO/kernel-patches/v$kver")
+	mapfile -t patches <<<"$list"
 fi
-for p in "${dpatches[@]}"; do
-	log "applying debug fix ${p#"$SCY_REPO"/}"
-	patch -d "$src" -p1 -s --no-backup-if-mismatch <"$p" ||
-		die "${p#"$SCY_REPO"/} does not apply to Debian $debver"
-done
+patched_tree "$ref" "$src" "${patches[@]}" "${dpatches[@]}"
 
 # 3. Configuration: tinyconfig + fragments, checked.
 obj=$work/obj

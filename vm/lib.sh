@@ -178,3 +178,61 @@ ref_tree() {
 	fi
 	echo "$ref"
 }
+
+# series_patches DIR: the patches DIR/series lists, in order, one path a line.
+series_patches() {
+	local dir=$1 p
+	[[ -f $dir/series ]] || die "no series file in ${dir#"$SCY_REPO"/}"
+	while read -r p; do
+		[[ -z $p || $p == \#* ]] && continue
+		echo "$dir/$p"
+	done <"$dir/series"
+}
+
+# patched_tree REF SRC PATCH...: make SRC the tree REF with PATCHes applied
+# (in order), giving a fresh mtime only to the files whose content changed
+# since SRC was last made, so that make rebuilds only what differs: a series
+# that changed only its selftests recompiles nothing. The patches are
+# applied to copies of the files they touch, beside SRC; every other file
+# comes from REF (rsync). In a tree made before, files REF brings back with
+# another content (an earlier series touched them) get a fresh mtime too.
+patched_tree() {
+	local ref=$1 src=$2 stage=$2.patched f p
+	shift 2
+	local files=()
+	mapfile -t files < <(cat "$@" /dev/null | sed -n 's#^+++ b/##p; s#^--- a/##p' | sort -u)
+	rm -rf "$stage"
+	mkdir -p "$stage" "$src"
+	for f in "${files[@]}"; do
+		if [[ -f $ref/$f ]]; then (cd "$ref" && cp --parents -p -- "$f" "$stage/"); fi
+	done
+	for p in "$@"; do
+		log "applying ${p#"$SCY_REPO"/}"
+		patch -d "$stage" -p1 -s --no-backup-if-mismatch <"$p" ||
+			die "${p#"$SCY_REPO"/} does not apply to $ref"
+	done
+	# A new tree keeps REF's mtimes. In a tree made before, rsync compares
+	# contents (--checksum) and does not keep times: a file it copies gets
+	# a fresh mtime, the others keep theirs.
+	# Directories the series adds are left alone as a whole.
+	local times=--no-times keep=("${files[@]}") d
+	[[ -f $src/Makefile ]] || times=--times
+	for f in "${files[@]}"; do
+		d=$(dirname -- "$f")
+		while [[ $d != . && ! -d $ref/$d ]]; do
+			keep+=("$d")
+			d=$(dirname -- "$d")
+		done
+	done
+	rsync -rlpD $times --checksum --delete --exclude=/.extracted \
+		--exclude-from=<(printf '/%s\n' "${keep[@]}") "$ref/" "$src/"
+	for f in "${files[@]}"; do
+		if [[ ! -f $stage/$f ]]; then
+			rm -f -- "$src/$f"
+		elif ! cmp -s -- "$stage/$f" "$src/$f"; then
+			mkdir -p -- "$(dirname -- "$src/$f")"
+			cp -- "$stage/$f" "$src/$f"
+		fi
+	done
+	rm -rf "$stage"
+}
