@@ -6,25 +6,28 @@
 #   make demo        build the patched kernel, boot it, compare CPU shares
 #   make check       all tests: host checks and the selftests in both guests
 #   make deb         Debian packages of the patched kernel (bindeb-pkg)
+#   make run K=6.12-patched CMD='...'   run a command in a guest
 #
 # Variables: KVER=6.12|6.1, PATCHED=1|0, DURATION=seconds per benchmark run,
-# DEBCONFIG=small|debian (make deb).
+# DEBCONFIG=small|debian (make deb), K=VERSION-FLAVOR (make run, make shell;
+# FLAVOR patched, stock, debug or debian; default from KVER and PATCHED).
 
 KVER     ?= 6.12
 PATCHED  ?= 1
 DURATION ?= 30
 RESULTS  ?= $(CURDIR)/results
 DEBCONFIG ?= small
+K        ?= $(KVER)-$(if $(filter 0,$(PATCHED)),stock,patched)
 export KVER PATCHED DURATION RESULTS
 
-.PHONY: all deps userspace selftests module kernel deb vm-test shell demo check check-full check-debug \
+.PHONY: all deps userspace selftests module kernel deb vm-test shell run demo check check-full check-debug \
 	checkpatch bench-share bench-mpi bench-cost bench-knoboff bench-module \
 	bench-pingpong bench-pingpong-all bench-mpi-all bench-latency clean help
 
 all: userspace selftests
 
 help:
-	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@bash vm/deps.sh
@@ -55,11 +58,17 @@ module: deps
 	@echo "built $(RESULTS)/module-$(KVER)/yield_stats.ko"
 
 vm-test: deps userspace selftests
-	@bash tests/guest.sh $(KVER) $(PATCHED)
+	@bash tests/guest.sh $(K)
 
 shell: deps userspace selftests
-	@bash vm/run.sh --shell --out $(RESULTS)/shell-$(KVER) \
-		--kernel "$$(bash vm/build-kernel.sh $(KVER) $(PATCHED))"
+	@k=$$(. vm/lib.sh && kernel_get "$(K)") && \
+		bash vm/run.sh --shell --out $(RESULTS)/shell-$(K) --kernel "$$k"
+
+# Run the shell command CMD in a guest of kernel K; its output and its exit
+# status (e.g. make run K=6.1-debian CMD='uname -r; cat /proc/cmdline').
+run: deps
+	@test -n "$$CMD" || { echo "usage: make run K=6.12-patched CMD='command'" >&2; exit 2; }
+	@bash vm/guest-run.sh "$(K)" "$$CMD"
 
 demo: deps userspace selftests module
 	@bash vm/demo.sh

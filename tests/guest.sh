@@ -1,30 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest.sh KVER FLAVOR: get that kernel (FLAVOR patched or 1: the series
-# applied, built here; stock or 0: Debian's source as is, built here;
-# debian: Debian's own binary kernel of the same version, vm/debian-kernel.sh),
-# build the selftests, the tools and the module for it, boot it in QEMU and
-# run tests/guest-suite.sh inside. Prints the guest's TAP.
+# guest.sh KERNEL: get that kernel (a name such as 6.12-patched, 6.1-stock or
+# 6.12-debian, Debian's own binary kernel; kernel_parse in vm/lib.sh), build
+# the selftests, the tools and the module for it, boot it in QEMU and run
+# tests/guest-suite.sh inside. Prints the guest's TAP.
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
 
-kver=${1:?usage: guest.sh KVER patched|stock|debian}
-flavor=${2:-patched}
+name=${1:?usage: guest.sh KERNEL (6.12-patched, 6.1-stock, 6.12-debian, ...)}
+kernel_parse "$name"
+kver=$KVER flavor=$FLAVOR
 case $flavor in
-1 | patched) flavor=patched patched=1 ;;
-0 | stock) flavor=stock patched=0 ;;
-debian) patched=0 ;;
-*) die "guest.sh: unknown kernel flavor '$flavor' (patched, stock, debian)" ;;
+patched) patched=1 ;;
+stock | debian) patched=0 ;;
+*) die "guest.sh: the guest suite runs on patched, stock and debian kernels (the debug ones: tests/debug.sh)" ;;
 esac
 RESULTS=${RESULTS:-$SCY_REPO/results}
 out=$RESULTS/guest-$kver-$flavor
-
-if [[ $flavor == debian ]]; then
-	kdir=$(bash "$SCY_REPO/vm/debian-kernel.sh" "$kver")
-else
-	kdir=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" "$patched")
-fi
+kdir=$(kernel_get "$name")
 make -s -C "$SCY_REPO" userspace selftests RESULTS="$RESULTS" >&2
 make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2
 

@@ -88,6 +88,40 @@ kver_check() {
 	esac
 }
 
+# A kernel's name: VERSION-FLAVOR, VERSION 6.12 or 6.1, FLAVOR one of
+#   patched  Debian's source + the series, small guest config (built here)
+#   stock    Debian's source as is, same config (built here)
+#   debug    patched + vm/debug.config (KASAN, lockdep, ...) (built here)
+#   debian   Debian's own binary kernel of that version (downloaded)
+# kernel_parse NAME sets KVER and FLAVOR, or dies saying what is allowed.
+kernel_parse() {
+	local name=$1
+	KVER=${name%-*} FLAVOR=${name##*-}
+	[[ $name == *-* ]] || FLAVOR=
+	case $KVER in
+	6.1 | 6.12) ;;
+	*) die "kernel '$name': expected VERSION-FLAVOR, VERSION 6.12 or 6.1 (e.g. 6.12-patched)" ;;
+	esac
+	case $FLAVOR in
+	patched | stock | debug | debian) ;;
+	*) die "kernel '$name': FLAVOR must be patched, stock, debug or debian (e.g. $KVER-patched)" ;;
+	esac
+}
+
+# kernel_get NAME: build or fetch that kernel (cached) and print its
+# directory: bzImage, .config, kdir (headers for module builds), and an
+# initrd for Debian's binary kernels. The build's progress goes to stderr.
+kernel_get() {
+	local KVER FLAVOR
+	kernel_parse "$1"
+	case $FLAVOR in
+	patched) bash "$SCY_REPO/vm/build-kernel.sh" "$KVER" 1 ;;
+	stock) bash "$SCY_REPO/vm/build-kernel.sh" "$KVER" 0 ;;
+	debug) bash "$SCY_REPO/vm/build-kernel.sh" "$KVER" 1 debug ;;
+	debian) bash "$SCY_REPO/vm/debian-kernel.sh" "$KVER" ;;
+	esac
+}
+
 # Debian package version of linux-source-$1, e.g. 6.12.117-1~deb12u1.
 debian_version() {
 	dpkg-query -W -f='${Version}' "linux-source-$1" 2>/dev/null || echo unknown
