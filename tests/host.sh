@@ -228,6 +228,10 @@ if [[ -n $hdrs && -f $hdrs/Makefile ]]; then
 else
 	not_ok "Debian's linux-headers-amd64 is installed (run make deps)"
 fi
+# Every SCY_* variable a script or the Makefile reads is in the variables page.
+undoc=$(grep -rhoE 'SCY_[A-Z][A-Z0-9_]*' Makefile vm tests bench userspace --include='*.sh' --include=Makefile --include='*.py' --include=guest-init |
+	sort -u | while read -r v; do grep -q "\`$v\`" Documentation/variables.md || echo "$v"; done | tr '\n' ' ')
+check "Documentation/variables.md lists every SCY_* variable the harness reads${undoc:+ (missing: $undoc)}" test -z "$undoc"
 # Committed reports are generated from their committed data: regenerate
 # and compare (a stale copy fails).
 lat=$tmp/latency-report

@@ -81,20 +81,27 @@ run_stage() {
 	} >"$out"
 }
 
-# show NAME: print a finished stage's lines; add it to the totals and table.
+# show NAME [noheader]: print a finished stage's lines; add it to the totals
+# and the table.
 show() {
 	local name=$1 p f s secs built
-	cat "$RESULTS/check/$name.out"
+	if [[ ${2:-} == noheader ]]; then
+		tail -n +2 "$RESULTS/check/$name.out"
+	else
+		cat "$RESULTS/check/$name.out"
+	fi
 	read -r p f s secs built <"$RESULTS/check/$name.row"
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	table+=("$(printf '%-12s %6d %6d %6d %6d  %s' "$name" "$p" "$f" "$s" "$secs" "$built")")
+	csv+=("$name,$p,$f,$s,$secs,${built% }")
 }
 
 stage() {
+	echo "== $1"
 	run_stage "$@"
-	show "$1"
+	show "$1" noheader
 }
-table=()
+table=() csv=()
 
 stages=${SCY_CHECK_STAGES:-host deb guest starve debian}
 want() { [[ " $stages " == *" $1 "* ]]; }
@@ -106,35 +113,36 @@ if want host; then
 	stage host bash tests/host.sh
 	stage checkpatch bash vm/checkpatch.sh
 fi
-# Debian packages of both kernels (small config), extracted into a scratch
-# root and used by DKMS (tests/deb.sh).
-want deb && stage deb bash tests/deb.sh $kvers
-# The guests of one kernel: its patched kernel (guest), the one-CPU -icount
-# guest (starve), Debian's binary kernel (debian). Each guest runs on one
-# host thread (single-threaded TCG), so with two kernels and
-# SCY_CHECK_LANES=2 (the default on two or more cores) the two kernels'
-# guests run side by side, one lane each; the guest checks are made to
-# hold on a busy host. The tools they share are built first, once.
+# The stages of one kernel, a lane: its Debian packages (deb: small config,
+# extracted into a scratch root and used by DKMS; building them builds the
+# patched guest kernel first), its patched kernel in a guest (guest), the
+# one-CPU -icount guest (starve), Debian's binary kernel (debian). With two
+# kernels and SCY_CHECK_LANES=2 (the default on two or more cores) the two
+# lanes run side by side: each guest runs on one host thread
+# (single-threaded TCG), and the kernel builds' serial parts (linking,
+# packaging) leave a core to the other lane. The guest checks are made to
+# hold on a busy host. The tools the lanes share are built first, once.
 lane() {
 	local kver=$1
-	if want guest; then run_stage "guest-$kver" bash tests/guest.sh "$kver" 1; fi
+	if want deb; then run_stage "deb-$kver" bash tests/deb.sh "$kver"; fi
+	if want guest; then run_stage "guest-$kver" bash tests/guest.sh "$kver-patched"; fi
 	if want starve; then run_stage "starve-$kver" bash tests/starve.sh "$kver"; fi
 	if want debian; then
-		SCY_MODULE_CYCLES=$SCY_STOCK_MODULE_CYCLES run_stage "debian-$kver" bash tests/guest.sh "$kver" debian
+		SCY_MODULE_CYCLES=$SCY_STOCK_MODULE_CYCLES run_stage "debian-$kver" bash tests/guest.sh "$kver-debian"
 	fi
 }
 lane_stages() {
-	local kver=$1
-	if want guest; then echo "guest-$kver"; fi
-	if want starve; then echo "starve-$kver"; fi
-	if want debian; then echo "debian-$kver"; fi
+	local kver=$1 g
+	for g in deb guest starve debian; do
+		if want $g; then echo "$g-$kver"; fi
+	done
 }
 lanes=${SCY_CHECK_LANES:-$(($(nproc) >= 2 ? 2 : 1))}
-if want guest || want starve || want debian; then
+if want deb || want guest || want starve || want debian; then
 	stage tools bash -c 'make -s -C "$1" userspace selftests RESULTS="$2" &&
 		make -s -C "$1/tests/tools" OUTPUT="$2/bin/tests"' - "$SCY_REPO" "$RESULTS"
 	if [[ $lanes -ge 2 && $(wc -w <<<"$kvers") -ge 2 ]]; then
-		echo "== the guests of $(sed 's/ / and /g' <<<"$kvers") side by side (logs in ${RESULTS#"$SCY_REPO"/}/check/)"
+		echo "== the stages of $(sed 's/ / and /g' <<<"$kvers") side by side (logs in ${RESULTS#"$SCY_REPO"/}/check/)"
 		pids=()
 		for kver in $kvers; do
 			lane "$kver" &
@@ -158,6 +166,12 @@ done
 echo
 printf '%-12s %6s %6s %6s %6s  %s\n' stage passed failed skipped secs "built or fetched"
 printf '%s\n' "${table[@]}"
-echo "total time $(( $(date +%s) - start )) s; logs in ${RESULTS#$SCY_REPO/}/check/"
+total=$(($(date +%s) - start))
+echo "total time $total s; logs in ${RESULTS#"$SCY_REPO"/}/check/"
+{
+	echo "stage,passed,failed,skipped,seconds,built"
+	printf '%s\n' "${csv[@]}"
+	echo "total,$pass,$fail,$skip,$total,"
+} >"$RESULTS/check/stages.csv"
 echo "$pass passed, $fail failed, $skip skipped"
 [[ $fail == 0 ]]
