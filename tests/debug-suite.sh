@@ -192,7 +192,8 @@ echo "+cpu" >/sys/fs/cgroup/cgroup.subtree_control
 loop module module_round &
 loops=($!)
 # SCY_STRESS_HOTPLUG=0 leaves CPU hotplug out (tests/debug.sh does on 6.12,
-# where it triggers a stock deadline-server warning: results.md section 8).
+# where it triggers a stock deadline-server warning:
+# Documentation/results/reliability.md).
 if [[ ${SCY_STRESS_HOTPLUG:-1} == 1 ]]; then
 	loop hotplug hotplug_round &
 	loops+=($!)

@@ -22,7 +22,7 @@ make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2
 # CPU hotplug in the stress makes Debian's 6.12 warn in the deadline server
 # (WARNING at kernel/sched/deadline.c:265, running_bw underflow in
 # inactive_task_timer()), with the knob held at 0 as well, i.e. on the stock
-# yield path (Documentation/results.md section 8): 6.12 stresses without it
+# yield path (Documentation/results/reliability.md): 6.12 stresses without it
 # unless SCY_STRESS_HOTPLUG=1.
 hotplug=${SCY_STRESS_HOTPLUG:-}
 [[ -n $hotplug ]] || { if [[ $kver == 6.12 ]]; then hotplug=0; else hotplug=1; fi; }

@@ -5,7 +5,7 @@
 # oversubscribed, a SCHED_IDLE co-runner, a hog in another autogroup) in
 # guests of both kernels under QEMU -icount (guest time = executed
 # instructions, see vm/run.sh), one guest at a time, then the tables and
-# the figure of Documentation/results.md section 7 (vm/mpi-all-report.sh).
+# the figure of Documentation/results/mpi.md (vm/mpi-all-report.sh).
 # STEPs (default 6.1-patched 6.1-patched-lat4tcg 6.12-stock 6.12-patched;
 # 6.1-stock is a further possible one). 6.1 hangs bringing up a second vCPU
 # under -icount, so its guests get one vCPU and skip the 4-rank part; 6.12

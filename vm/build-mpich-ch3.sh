@@ -11,7 +11,7 @@
 # so "MPICH, yield on" cannot be run with the distribution's package. The
 # ch3:nemesis device of the same source does yield: its blocking progress
 # loop calls sched_yield() every MPIR_CVAR_POLLS_BEFORE_YIELD polls (see
-# Documentation/results.md, section 7, for the lines), but only when built
+# Documentation/results/mpi.md, for the lines), but only when built
 # with --enable-yield=sched_yield: on Linux MPICH's configure picks
 # "nothing" by default (src/mpl/configure.ac: "sched_yield() has been
 # broken in linux since 2.6.23"), and the yield compiles to an empty
