@@ -58,17 +58,20 @@ module: deps
 	@echo "built $(RESULTS)/module-$(KVER)/yield_stats.ko"
 
 vm-test: deps userspace selftests
-	@bash tests/guest.sh $(K)
+	@bash tests/guest.sh '$(K)'
 
 shell: deps userspace selftests
-	@k=$$(. vm/lib.sh && kernel_get "$(K)") && \
-		bash vm/run.sh --shell --out $(RESULTS)/shell-$(K) --kernel "$$k"
+	@k=$$(bash -c '. vm/lib.sh && kernel_get "$$1"' - '$(K)') && \
+		bash vm/run.sh --shell --out '$(RESULTS)/shell-$(K)' --kernel "$$k"
 
-# Run the shell command CMD in a guest of kernel K; its output and its exit
-# status (e.g. make run K=6.1-debian CMD='uname -r; cat /proc/cmdline').
+# Run the shell command CMD in a guest of kernel K and print its output
+# (e.g. make run K=6.1-debian CMD='uname -r; cat /proc/cmdline'); make
+# fails when CMD does (vm/guest-run.sh exits with CMD's status). CMD is
+# passed as written, $ included.
 run: deps
-	@test -n "$$CMD" || { echo "usage: make run K=6.12-patched CMD='command'" >&2; exit 2; }
-	@bash vm/guest-run.sh "$(K)" "$$CMD"
+	@test -n '$(subst ','\'',$(value CMD))' || \
+		{ echo "usage: make run K=6.12-patched CMD='command'" >&2; exit 2; }
+	@bash vm/guest-run.sh '$(K)' '$(subst ','\'',$(value CMD))'
 
 demo: deps userspace selftests module
 	@bash vm/demo.sh

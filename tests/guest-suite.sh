@@ -154,7 +154,7 @@ if [[ -f ${SCY_MODULE:-} ]]; then
 	# Load and unload while stress-ng yields on both CPUs; the guest's dmesg
 	# is checked for warnings and oopses by vm/run.sh. stress-ng writes its
 	# temporary files to the working directory, read-only here: /tmp.
-	cycles=${SCY_MODULE_CYCLES:-100}
+	cycles=${SCY_MODULE_CYCLES:-20}
 	leak=/sys/kernel/debug/kmemleak
 	kml=0
 	if has CONFIG_DEBUG_KMEMLEAK=y && [[ -w $leak ]]; then

@@ -10,7 +10,6 @@ set -euo pipefail
 
 name=${1:?usage: guest.sh KERNEL (6.12-patched, 6.1-stock, 6.12-debian, ...)}
 kernel_parse "$name"
-kver=$KVER flavor=$FLAVOR
 case $flavor in
 patched) patched=1 ;;
 stock | debian) patched=0 ;;
@@ -37,7 +36,7 @@ bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "${SCY_GUEST_
 	--append "$append" \
 	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_PATCHED="$patched" SCY_MODULE="$mod/yield_stats.ko" \
 	SCY_KCONFIG=/tmp/results/kconfig \
-	SCY_SHARE_DURATION="${SCY_SHARE_DURATION:-4}" SCY_MODULE_CYCLES="${SCY_MODULE_CYCLES:-100}" \
+	SCY_SHARE_DURATION="${SCY_SHARE_DURATION:-4}" SCY_MODULE_CYCLES="${SCY_MODULE_CYCLES:-20}" \
 	SCY_STORM_WRITES="${SCY_STORM_WRITES:-10000}" \
 	bash tests/guest-suite.sh || rc=$?
 cat "$out/job.log" 2>/dev/null || true

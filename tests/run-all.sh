@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: host checks, static checks of the series, the Debian packages,
-# then the selftests in QEMU guests of both patched kernels, the one-CPU
-# -icount guests (starvation, time away per yield), and guests of Debian's
-# own binary kernels (the module's stock-kernel path, the kselftests'
-# SKIPs). Every stage prints TAP lines ("ok ..." / "not ok ..."); a stage
+# make check: host checks, static checks of the series, then for each
+# kernel (the two side by side, below) its Debian packages, the selftests
+# in a QEMU guest of the patched kernel, the one-CPU -icount guest
+# (starvation, time away per yield), and a guest of Debian's own binary
+# kernel (the module's stock-kernel path, the kselftests' SKIPs). Every stage prints TAP lines ("ok ..." / "not ok ..."); a stage
 # that fails without saying why counts as one failure. Ends with a table of
 # the stages and "N passed, N failed, N skipped".
 #
@@ -17,7 +17,7 @@
 # SCY_SHARE_DURATION the seconds of each share benchmark run in the guests
 # (default 4 here; the full 30 s runs are `make demo` and the results
 # pages); SCY_MODULE_CYCLES the module load/unload cycles (below);
-# SCY_CHECK_LANES=1 runs the two kernels' guests one after the other
+# SCY_CHECK_LANES=1 runs the two kernels' stages one after the other
 # instead of side by side (below). The
 # debug guests do 2 x SCY_FUZZ_WRITES fuzzed knob writes (2000 here) and a
 # stress of SCY_STRESS_SECONDS (60 s here; `make check-debug`: 10000 and
@@ -53,6 +53,7 @@ run_stage() {
 	local name=$1 dir=$RESULTS/check rc p=0 f=0 s=0 t0=$(date +%s)
 	local log=$dir/$1.log out=$dir/$1.out
 	shift
+	rm -f "$dir/$name.row" "$out"
 	"$@" >"$log" 2>&1
 	rc=$?
 	{
@@ -84,13 +85,19 @@ run_stage() {
 # show NAME [noheader]: print a finished stage's lines; add it to the totals
 # and the table.
 show() {
-	local name=$1 p f s secs built
+	local name=$1 p= f= s= secs= built=
 	if [[ ${2:-} == noheader ]]; then
-		tail -n +2 "$RESULTS/check/$name.out"
+		tail -n +2 "$RESULTS/check/$name.out" 2>/dev/null
 	else
-		cat "$RESULTS/check/$name.out"
+		cat "$RESULTS/check/$name.out" 2>/dev/null
 	fi
-	read -r p f s secs built <"$RESULTS/check/$name.row"
+	read -r p f s secs built 2>/dev/null <"$RESULTS/check/$name.row"
+	# a stage that left no complete record failed
+	if ! [[ $p =~ ^[0-9]+$ && $f =~ ^[0-9]+$ && $s =~ ^[0-9]+$ && $secs =~ ^[0-9]+$ ]]; then
+		echo "  not ok - $name left no complete record (see ${RESULTS#"$SCY_REPO"/}/check/$name.log)"
+		p=${p//[!0-9]/} s=${s//[!0-9]/} secs=${secs//[!0-9]/}
+		p=${p:-0} f=$((${f//[!0-9]/0} + 1)) s=${s:-0} secs=${secs:-0} built=${built:--}
+	fi
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	table+=("$(printf '%-12s %6d %6d %6d %6d  %s' "$name" "$p" "$f" "$s" "$secs" "$built")")
 	csv+=("$name,$p,$f,$s,$secs,${built% }")
@@ -124,12 +131,18 @@ fi
 # hold on a busy host. The tools the lanes share are built first, once.
 lane() {
 	local kver=$1
-	if want deb; then run_stage "deb-$kver" bash tests/deb.sh "$kver"; fi
-	if want guest; then run_stage "guest-$kver" bash tests/guest.sh "$kver-patched"; fi
-	if want starve; then run_stage "starve-$kver" bash tests/starve.sh "$kver"; fi
+	if want deb; then lane_stage "deb-$kver" bash tests/deb.sh "$kver"; fi
+	if want guest; then lane_stage "guest-$kver" bash tests/guest.sh "$kver-patched"; fi
+	if want starve; then lane_stage "starve-$kver" bash tests/starve.sh "$kver"; fi
 	if want debian; then
-		SCY_MODULE_CYCLES=$SCY_STOCK_MODULE_CYCLES run_stage "debian-$kver" bash tests/guest.sh "$kver-debian"
+		SCY_MODULE_CYCLES=$SCY_STOCK_MODULE_CYCLES lane_stage "debian-$kver" bash tests/guest.sh "$kver-debian"
 	fi
+}
+# lane_stage NAME CMD...: run_stage, then a line of progress (the stage's
+# full lines come when both lanes are done).
+lane_stage() {
+	run_stage "$@"
+	echo "   ... $(tail -n 1 "$RESULTS/check/$1.out" 2>/dev/null | sed 's/^ *//')"
 }
 lane_stages() {
 	local kver=$1 g
@@ -138,9 +151,12 @@ lane_stages() {
 	done
 }
 lanes=${SCY_CHECK_LANES:-$(($(nproc) >= 2 ? 2 : 1))}
+[[ $lanes =~ ^[0-9]+$ ]] || { echo "SCY_CHECK_LANES must be a number (got '$lanes')" >&2; exit 2; }
 if want deb || want guest || want starve || want debian; then
 	stage tools bash -c 'make -s -C "$1" userspace selftests RESULTS="$2" &&
 		make -s -C "$1/tests/tools" OUTPUT="$2/bin/tests"' - "$SCY_REPO" "$RESULTS"
+	# Lanes that would each build the tools again run one after the other.
+	[[ $(cut -d' ' -f2 "$RESULTS/check/tools.row" 2>/dev/null) == 0 ]] || lanes=1
 	if [[ $lanes -ge 2 && $(wc -w <<<"$kvers") -ge 2 ]]; then
 		echo "== the stages of $(sed 's/ / and /g' <<<"$kvers") side by side (logs in ${RESULTS#"$SCY_REPO"/}/check/)"
 		pids=()

@@ -78,13 +78,14 @@ fi
 ref=$(ref_tree "$kver")
 
 # 1. Work tree = pristine Debian source + series (patched_tree, as
-# vm/build-kernel.sh): only files whose content changed get a fresh mtime; a
-# new tree keeps the pristine mtimes (older than the objects a seed brings,
-# below).
+# vm/build-kernel.sh): only files whose content changed get a fresh mtime.
+# A new tree keeps the pristine mtimes, older than the objects a seed
+# brings (below), except the files the series touches: those, and all
+# that depends on them, are compiled again.
 log "syncing work tree $src"
 list=$(series_patches "$SCY_REPO/kernel-patches/v$kver")
 mapfile -t patches <<<"$list"
-patched_tree "$ref" "$src" "${patches[@]}"
+patched_tree "$ref" "$src" "$obj" "${patches[@]}"
 
 # 2. Configuration, redone when the base config or a fragment changed.
 chash=$( (if [[ -n $base ]]; then xzcat -f "$base"; else echo tinyconfig; fi
@@ -104,15 +105,17 @@ fi
 if [[ $debconfig == small && ! -f $obj/.config && -f $seed/obj/.config && -f $seed/obj/vmlinux &&
 	$(cat "$seed/obj/.scy-config-hash" 2>/dev/null) == "$(config_hash "$SCY_REPO/vm/patched.config")" ]]; then
 	log "seeding $obj from the guest kernel's tree $seed/obj"
-	rm -rf "$obj"
+	rm -rf "$obj" "$obj.seed"
 	# Its objects may come from another state of the series: every source
 	# file whose content differs from the seed's gets a fresh mtime, so
 	# make rebuilds what was compiled from a different text; so does every
 	# file the seed's tree changed after its last vmlinux (a build that
-	# stopped half-way leaves objects older than their sources).
+	# stopped half-way leaves objects older than their sources). The copy
+	# becomes $obj only when all that is done: a seeding cut short leaves
+	# no object tree to trust.
 	(
 		flock 8
-		cp -a "$seed/obj" "$obj"
+		cp -a "$seed/obj" "$obj.seed"
 		rsync -rlcn --out-format='%n' --exclude=/.extracted "$seed/src/" "$src/" >"$work/seed-diff"
 		find "$seed/src" -type f -newer "$seed/obj/vmlinux" -printf '%P\n' >>"$work/seed-diff"
 	) 8>"$seed.lock" || die "copying $seed/obj failed"
@@ -120,10 +123,11 @@ if [[ $debconfig == small && ! -f $obj/.config && -f $seed/obj/.config && -f $se
 		if [[ -f $src/$f && ! -L $src/$f ]]; then touch -- "$src/$f"; fi
 	done <"$work/seed-diff"
 	log "  $(wc -l <"$work/seed-diff") source files differ from the seed's"
-	find "$obj" -name '*.cmd' -type f -print0 |
+	find "$obj.seed" -name '*.cmd' -type f -print0 |
 		xargs -0 -r sed -i "s#$seed/#$work/#g"
-	ln -sfn "$src" "$obj/source"
-	echo "$chash" >"$obj/.scy-config-hash"
+	ln -sfn "$src" "$obj.seed/source"
+	echo "$chash" >"$obj.seed/.scy-config-hash"
+	mv "$obj.seed" "$obj"
 fi
 mkdir -p "$obj"
 kmake() {

@@ -79,7 +79,7 @@ if [[ $patched == 1 ]]; then
 	list=$(series_patches "$SCY_REPO/kernel-patches/v$kver")
 	mapfile -t patches <<<"$list"
 fi
-patched_tree "$ref" "$src" "${patches[@]}" "${dpatches[@]}"
+patched_tree "$ref" "$src" "$work/obj" "${patches[@]}" "${dpatches[@]}"
 
 # 3. Configuration: tinyconfig + fragments, checked.
 obj=$work/obj

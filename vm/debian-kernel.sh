@@ -25,9 +25,11 @@ pkg=$(apt-cache show $(apt-cache search --names-only \
 	awk '{ print $1 }' | grep -vE -- '-(dbg|unsigned|rt|cloud)-') 2>/dev/null |
 	awk -v v="$debver" '/^Package: / { p = $2 } /^Version: / && $2 == v { print p; exit }')
 if [[ -z $pkg ]]; then
+	[[ -z ${SCY_APT_UPDATED:-} ]] ||
+		die "the apt archive has no linux-image package of Debian $debver (the version of linux-source-$kver here)"
 	log "no linux-image package of Debian $debver in the apt lists; running apt-get update"
-	apt_locked apt-get update -qq >/dev/null || die "apt-get update failed"
-	exec bash "$0" "$@"
+	apt_locked apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null || die "apt-get update failed"
+	SCY_APT_UPDATED=1 exec bash "$0" "$@"
 fi
 krel=${pkg#linux-image-}
 out=$SCY_CACHE/debian/$krel-$debver
@@ -52,7 +54,7 @@ dpkg-deb -x "$out"/deb/*.deb "$out/root"
 hdr=linux-headers-$krel
 if [[ $(dpkg-query -W -f='${Version} ${Status}' "$hdr" 2>/dev/null) != "$debver install ok installed" ]]; then
 	log "installing $hdr ($debver) for module builds"
-	apt_locked apt-get install -y -qq --no-install-recommends \
+	apt_locked apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
 		"$hdr=$debver" >/dev/null || die "apt-get install $hdr=$debver failed"
 fi
 depmod -b "$out/root" "$krel"

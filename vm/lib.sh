@@ -51,7 +51,7 @@ SCY_PACKAGES=(
 # while another holds its lock).
 apt_locked() {
 	mkdir -p "$SCY_CACHE"
-	DEBIAN_FRONTEND=noninteractive flock "$SCY_CACHE/apt.lock" "$@"
+	DEBIAN_FRONTEND=noninteractive flock -o -w 1800 "$SCY_CACHE/apt.lock" "$@"
 }
 
 # ensure_deps: install whatever of SCY_PACKAGES is missing, saying what.
@@ -74,8 +74,8 @@ ensure_deps() {
 	fi
 	command -v apt-get >/dev/null 2>&1 || die "apt-get not found: this project expects Debian 12"
 	log "installing with apt-get: ${missing[*]}"
-	apt_locked apt-get update -qq >/dev/null || die "apt-get update failed"
-	apt_locked apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+	apt_locked apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null || die "apt-get update failed"
+	apt_locked apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
 		die "apt-get install ${missing[*]} failed"
 	log "installed: ${missing[*]}"
 }
@@ -93,18 +93,18 @@ kver_check() {
 #   stock    Debian's source as is, same config (built here)
 #   debug    patched + vm/debug.config (KASAN, lockdep, ...) (built here)
 #   debian   Debian's own binary kernel of that version (downloaded)
-# kernel_parse NAME sets KVER and FLAVOR, or dies saying what is allowed.
+# kernel_parse NAME sets kver and flavor, or dies saying what is allowed.
 kernel_parse() {
 	local name=$1
-	KVER=${name%-*} FLAVOR=${name##*-}
-	[[ $name == *-* ]] || FLAVOR=
-	case $KVER in
+	kver=${name%-*} flavor=${name##*-}
+	[[ $name == *-* ]] || flavor=
+	case $kver in
 	6.1 | 6.12) ;;
 	*) die "kernel '$name': expected VERSION-FLAVOR, VERSION 6.12 or 6.1 (e.g. 6.12-patched)" ;;
 	esac
-	case $FLAVOR in
+	case $flavor in
 	patched | stock | debug | debian) ;;
-	*) die "kernel '$name': FLAVOR must be patched, stock, debug or debian (e.g. $KVER-patched)" ;;
+	*) die "kernel '$name': FLAVOR must be patched, stock, debug or debian (e.g. $kver-patched)" ;;
 	esac
 }
 
@@ -112,13 +112,13 @@ kernel_parse() {
 # directory: bzImage, .config, kdir (headers for module builds), and an
 # initrd for Debian's binary kernels. The build's progress goes to stderr.
 kernel_get() {
-	local KVER FLAVOR
+	local kver flavor
 	kernel_parse "$1"
-	case $FLAVOR in
-	patched) bash "$SCY_REPO/vm/build-kernel.sh" "$KVER" 1 ;;
-	stock) bash "$SCY_REPO/vm/build-kernel.sh" "$KVER" 0 ;;
-	debug) bash "$SCY_REPO/vm/build-kernel.sh" "$KVER" 1 debug ;;
-	debian) bash "$SCY_REPO/vm/debian-kernel.sh" "$KVER" ;;
+	case $flavor in
+	patched) bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 1 ;;
+	stock) bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 0 ;;
+	debug) bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 1 debug ;;
+	debian) bash "$SCY_REPO/vm/debian-kernel.sh" "$kver" ;;
 	esac
 }
 
@@ -223,49 +223,63 @@ series_patches() {
 	done <"$dir/series"
 }
 
-# patched_tree REF SRC PATCH...: make SRC the tree REF with PATCHes applied
-# (in order), giving a fresh mtime only to the files whose content changed
-# since SRC was last made, so that make rebuilds only what differs: a series
-# that changed only its selftests recompiles nothing. The patches are
-# applied to copies of the files they touch, beside SRC; every other file
-# comes from REF (rsync). In a tree made before, files REF brings back with
-# another content (an earlier series touched them) get a fresh mtime too.
+# patched_tree REF SRC OBJ PATCH...: make SRC the tree REF with PATCHes
+# applied (in order), giving a fresh mtime only to the files whose content
+# or mode changed since SRC was last made, so that make (objects in OBJ)
+# rebuilds only what differs: a series that changed only its selftests
+# recompiles nothing. The patches are applied to copies of the files they
+# name, beside SRC; every other file comes from REF (rsync, by content).
+# A new tree (no SRC and no OBJ/.config) keeps REF's mtimes, older than any
+# object, as a seeded build needs; SRC made anew beside an existing OBJ gets
+# fresh mtimes everywhere instead.
 patched_tree() {
-	local ref=$1 src=$2 stage=$2.patched f p
-	shift 2
-	local files=()
-	mapfile -t files < <(cat "$@" /dev/null | sed -n 's#^+++ b/##p; s#^--- a/##p' | sort -u)
+	local ref=$1 src=$2 obj=$3 stage=$2.patched f d times=--no-times
+	shift 3
+	local files=() newdirs=() patches=()
+	for f in "$@"; do
+		[[ -n $f ]] && patches+=("$f")
+	done
+	# The files the patches name, renames and mode changes included.
+	mapfile -t files < <(sed -n 's#^+++ b/##p; s#^--- a/##p; s#^diff --git a/\([^ ]*\) b/\(.*\)#\1\n\2#p;
+		s#^rename from ##p; s#^rename to ##p' "${patches[@]}" /dev/null | sed 's/\t.*//' | sort -u)
 	rm -rf "$stage"
 	mkdir -p "$stage" "$src"
 	for f in "${files[@]}"; do
 		if [[ -f $ref/$f ]]; then (cd "$ref" && cp --parents -p -- "$f" "$stage/"); fi
-	done
-	for p in "$@"; do
-		log "applying ${p#"$SCY_REPO"/}"
-		patch -d "$stage" -p1 -s --no-backup-if-mismatch <"$p" ||
-			die "${p#"$SCY_REPO"/} does not apply to $ref"
-	done
-	# A new tree keeps REF's mtimes. In a tree made before, rsync compares
-	# contents (--checksum) and does not keep times: a file it copies gets
-	# a fresh mtime, the others keep theirs.
-	# Directories the series adds are left alone as a whole.
-	local times=--no-times keep=("${files[@]}") d
-	[[ -f $src/Makefile ]] || times=--times
-	for f in "${files[@]}"; do
+		# the outermost directory of f that REF does not have
 		d=$(dirname -- "$f")
-		while [[ $d != . && ! -d $ref/$d ]]; do
-			keep+=("$d")
+		while [[ $d != . && ! -d $ref/$d && ! -d $ref/$(dirname -- "$d") ]]; do
 			d=$(dirname -- "$d")
 		done
+		[[ $d != . && ! -d $ref/$d ]] && newdirs+=("$d")
 	done
+	mapfile -t newdirs < <(printf '%s\n' "${newdirs[@]}" | sed '/^$/d' | sort -u)
+	for f in "${patches[@]}"; do
+		log "applying ${f#"$SCY_REPO"/}"
+		patch -d "$stage" -p1 -s -f --no-backup-if-mismatch <"$f" >/dev/null ||
+			die "${f#"$SCY_REPO"/} does not apply to $ref"
+	done
+	[[ -f $src/Makefile || -f $obj/.config ]] || times=--times
+	# Everything but the patched files and the directories the series adds
+	# (rsync --delete leaves excluded paths alone): by content, a copied
+	# file gets a fresh mtime, the others keep theirs.
 	rsync -rlpD $times --checksum --delete --exclude=/.extracted \
-		--exclude-from=<(printf '/%s\n' "${keep[@]}") "$ref/" "$src/"
+		--exclude-from=<(printf '/%s\n' "${files[@]}" "${newdirs[@]}") "$ref/" "$src/"
+	# The directories the series adds hold its files only.
+	for d in "${newdirs[@]}"; do
+		mkdir -p -- "$src/$d"
+		rsync -rlpD --no-times --checksum --delete "$stage/$d/" "$src/$d/"
+	done
 	for f in "${files[@]}"; do
-		if [[ ! -f $stage/$f ]]; then
+		if [[ ! -e $stage/$f ]]; then
 			rm -f -- "$src/$f"
 		elif ! cmp -s -- "$stage/$f" "$src/$f"; then
 			mkdir -p -- "$(dirname -- "$src/$f")"
 			cp -- "$stage/$f" "$src/$f"
+			chmod --reference="$stage/$f" -- "$src/$f"
+		elif [[ $(stat -c %a -- "$stage/$f") != "$(stat -c %a -- "$src/$f")" ]]; then
+			chmod --reference="$stage/$f" -- "$src/$f"
+			touch -- "$src/$f"
 		fi
 	done
 	rm -rf "$stage"

@@ -95,7 +95,7 @@ if [[ -z $accel ]]; then
 			log "KVM probe failed (qemu exit $prc: $(head -c 300 "$pdir/qemu.log")): using TCG"
 		fi
 		rm -rf "$pdir"
-		echo "$accel" >"$cachef"
+		echo "$accel" >"$cachef.$$" && mv "$cachef.$$" "$cachef"
 	else
 		accel=tcg
 	fi
