@@ -5,8 +5,8 @@
  * Counts, per CPU and in total, the sched_yield() calls of fair-class tasks
  * (SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE), how many of them were effective
  * (another task ran before the yielder ran again) or ineffective (the
- * yielder was picked again with nothing in between), how many were turned
- * into a compat yield by sched_compat_yield, and a log2 histogram of the
+ * yielder was picked again with nothing in between), how many the compat
+ * yield of sched_compat_yield handled, and a log2 histogram of the
  * time from the switch away from the yielder at an effective yield until
  * the yielder runs again. Works on kernels with and without the
  * sched_yield_fair_tp tracepoint.
@@ -14,8 +14,10 @@
  * Sources (tracepoints found by name, probes attached at load time):
  *
  *   sched_yield_fair_tp  patched kernels: one call per sched_yield() of a
- *                        fair task, with the compat flag (an entity
- *                        moved). Also fires for in-kernel yield().
+ *                        fair task, with the level at which the compat
+ *                        yield placed an entity behind its rivals (-1: the
+ *                        default yield) and whether that moved it. Also
+ *                        fires for in-kernel yield().
  *   sys_enter            other kernels: native sched_yield() syscalls of
  *                        tasks with a fair policy (sched_class is not
  *                        exported).
@@ -330,7 +332,13 @@ static void ys_probe_yield_fair(void *data, struct task_struct *p,
 {
 	trace_sched_yield_fair(p, compat, level, vruntime_before,
 			       vruntime_after, nr_running);
-	ys_yield(p, compat);
+	/*
+	 * The compat yield handled the call when it found a level with
+	 * rivals; it moves nothing when the entity is already behind them
+	 * (its rival was preempted just after passing it), and that yield
+	 * counts all the same.
+	 */
+	ys_yield(p, level >= 0);
 }
 
 static void ys_probe_sys_enter(void *data, struct pt_regs *regs, long id)
