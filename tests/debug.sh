@@ -16,7 +16,7 @@ RESULTS=${RESULTS:-$SCY_REPO/results}
 stress=${SCY_STRESS_SECONDS:-60}
 out=$RESULTS/debug-$kver
 
-kdir=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 1 debug)
+kdir=$(kernel_get "$kver-debug")
 make -s -C "$SCY_REPO" userspace selftests RESULTS="$RESULTS" >&2
 make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2
 # CPU hotplug in the stress makes Debian's 6.12 warn in the deadline server

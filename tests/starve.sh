@@ -13,7 +13,7 @@ set -euo pipefail
 kver=${1:?usage: starve.sh KVER}
 RESULTS=${RESULTS:-$SCY_REPO/results}
 out=$RESULTS/starve-$kver
-kdir=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 1)
+kdir=$(kernel_get "$kver-patched")
 make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2
 make -s -C "$SCY_REPO" selftests RESULTS="$RESULTS" >&2
 rc=0

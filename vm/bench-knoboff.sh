@@ -33,8 +33,8 @@ RESULTS=${RESULTS:-$SCY_REPO/results}
 out=$RESULTS/bench-knoboff-$kver
 mkdir -p "$out"
 make -s -C "$SCY_REPO" userspace RESULTS="$RESULTS" >&2
-stock=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 0)
-patched=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 1)
+stock=$(kernel_get "$kver-stock")
+patched=$(kernel_get "$kver-patched")
 bin=$RESULTS/bin
 # One CSV row per run: flavor,round,kernel,knob,test,run,ns_per_op. The knob
 # is set to 0 explicitly on the patched kernel (yield-cost -k 0, and by hand

@@ -13,7 +13,7 @@ duration=${DURATION:-30}
 RESULTS=${RESULTS:-$SCY_REPO/results}
 out=$RESULTS/demo-$kver
 [[ $duration =~ ^[0-9]+$ && $duration -ge 1 ]] || die "DURATION must be a whole number of seconds >= 1"
-kdir=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 1)
+kdir=$(kernel_get "$kver-patched")
 log "10 runs of $duration s each (5 scenarios x knob 0/1), about $(( duration * 10 / 60 + 1 )) min"
 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout $(( duration * 12 + 300 )) \
 	-- bash -c "'$RESULTS/bin/selftests/compat_yield_share' -d $duration -o \"\$SCY_RESULTS/share.csv\" | tee \"\$SCY_RESULTS/share.tap\""

@@ -15,8 +15,8 @@ shift
 objs=("$@")
 ((${#objs[@]})) || objs=(kernel/sched/fair.o kernel/sched/core.o kernel/sched/build_policy.o
 	kernel/sched/build_utility.o fs/pipe.o kernel/sys.o)
-stock=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 0 2>/dev/null)
-patched=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 1 2>/dev/null)
+stock=$(kernel_get "$kver-stock" 2>/dev/null)
+patched=$(kernel_get "$kver-patched" 2>/dev/null)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 dis() { # dis KDIR OBJ: "function instruction" lines, addresses masked

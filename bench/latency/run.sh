@@ -4,8 +4,9 @@
 # bench/latency/run.sh [KERNEL...]: the time away per sched_yield(), the
 # kselftest compat_yield_latency, in a one-CPU guest of each KERNEL under
 # QEMU -icount (guest time = executed instructions, free of the host's
-# load), knob 0 and 1 alternating in one boot. KERNEL is KVER-patched or
-# KVER-stock (default: 6.12-patched 6.1-patched). Writes
+# load), knob 0 and 1 alternating in one boot. KERNEL is a kernel name
+# (VERSION-FLAVOR, kernel_parse in vm/lib.sh; default: 6.12-patched
+# 6.1-patched). Writes
 # $RESULTS/bench-latency/latency.{csv,md,png}: every window's yields, p50,
 # p99 and max, per kernel, placement and light rival.
 # DURATION: seconds per window (default 5).
@@ -22,13 +23,7 @@ make -s -C "$SCY_REPO" selftests RESULTS="$RESULTS" >&2
 csv=$out/latency.csv
 : >"$csv"
 for k in "${kernels[@]}"; do
-	kver=${k%-*} flavor=${k##*-}
-	case $flavor in
-	patched) p=1 ;;
-	stock) p=0 ;;
-	*) die "bench/latency: kernel '$k' is not KVER-patched or KVER-stock" ;;
-	esac
-	kdir=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" "$p")
+	kdir=$(kernel_get "$k")
 	g=$out/guest-$k
 	log "$k: compat_yield_latency -d $dur in a one-CPU guest under -icount"
 	SCY_ICOUNT=2 SCY_CPUS=1 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$g" \
