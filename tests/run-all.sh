@@ -150,6 +150,12 @@ lane_stages() {
 		if want $g; then echo "$g-$kver"; fi
 	done
 }
+# tree_pids PID: PID and all its descendants.
+tree_pids() {
+	local c
+	echo "$1"
+	for c in $(pgrep -P "$1"); do tree_pids "$c"; done
+}
 lanes=${SCY_CHECK_LANES:-$(($(nproc) >= 2 ? 2 : 1))}
 [[ $lanes =~ ^[0-9]+$ ]] || { echo "SCY_CHECK_LANES must be a number (got '$lanes')" >&2; exit 2; }
 if want deb || want guest || want starve || want debian; then
@@ -160,11 +166,15 @@ if want deb || want guest || want starve || want debian; then
 	if [[ $lanes -ge 2 && $(wc -w <<<"$kvers") -ge 2 ]]; then
 		echo "== the stages of $(sed 's/ / and /g' <<<"$kvers") side by side (logs in ${RESULTS#"$SCY_REPO"/}/check/)"
 		pids=()
+		# Stopped with SIGTERM or SIGINT, take the lanes' guests and
+		# builds down too: they run in the background.
+		trap 'trap - TERM INT; kill -TERM $(for p in "${pids[@]}"; do tree_pids "$p"; done) 2>/dev/null; exit 143' TERM INT
 		for kver in $kvers; do
 			lane "$kver" &
 			pids+=($!)
 		done
 		wait "${pids[@]}"
+		trap - TERM INT
 		for kver in $kvers; do
 			for name in $(lane_stages "$kver"); do show "$name"; done
 		done

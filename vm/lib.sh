@@ -11,7 +11,7 @@ die() { printf '[scy] error: %s\n' "$*" >&2; exit 1; }
 # Debian packages the project needs, by the command or file that shows them.
 # Format: "package:probe" where probe is a command name or an absolute path.
 SCY_PACKAGES=(
-	build-essential:gcc
+	build-essential:/usr/share/doc/build-essential
 	bc:bc
 	bison:bison
 	flex:flex
