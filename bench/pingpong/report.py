@@ -2,15 +2,28 @@
 # SPDX-License-Identifier: GPL-2.0
 """The tables and figures of the ping-pong sweeps.
 
-usage: report.py PREFIX DIR...
+usage: report.py PREFIX DIR... [--no-plot]
+       report.py --runs RUNS_PREFIX PREFIX [--no-plot]
 
 DIR are bench-pingpong-KVER-FLAVOR result directories with fig2/ and/or
 fig7/ inside; writes PREFIX-fig2{-runs.csv,.csv,.md,.png} and the same for
-fig7. vm/pingpong-report.sh checks its arguments and runs it.
+fig7. vm/pingpong-report.sh checks its arguments and runs it. With --runs,
+the runs come from RUNS_PREFIX-fig2-runs.csv and RUNS_PREFIX-fig7-runs.csv,
+a report's own list of every run: the same runs always give the same
+tables (tests/host.sh regenerates the committed ones and compares).
+--no-plot leaves out the PNG figures.
 """
 import csv, os, statistics, subprocess, sys
 
-prefix, dirs = sys.argv[1], sys.argv[2:]
+args = [a for a in sys.argv[1:] if a != "--no-plot"]
+no_plot = len(args) < len(sys.argv) - 1
+runs_prefix = None
+if args[:1] == ["--runs"] and len(args) == 3:
+    runs_prefix, prefix, dirs = args[1], args[2], []
+elif len(args) >= 2 and args[0] != "--runs":
+    prefix, dirs = args[0], args[1:]
+else:
+    sys.exit(__doc__)
 STRATS = ["poll", "yield", "block", "adaptive", "sleep"]
 SIZES = [1, 1024, 65536, 1048576, 8388608]
 DELAYS = [0, 10, 50, 100, 500, 1000]
@@ -30,6 +43,14 @@ def size_name(s):
 
 def load(fig):
     rows, accel = [], {}
+    if runs_prefix:
+        f = "%s-%s-runs.csv" % (runs_prefix, fig)
+        if os.path.exists(f):
+            with open(f, newline="") as fh:
+                for r in csv.DictReader(fh):
+                    accel.setdefault(r["label"], r["accel"])
+                    rows.append(r)
+        return rows, accel
     for d in dirs:
         f = os.path.join(d, fig, "pingpong.csv")
         if not os.path.exists(f):
@@ -103,6 +124,8 @@ def knob_name(k):
 
 
 def plot(script):
+    if no_plot:
+        return
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
 
 
@@ -158,29 +181,24 @@ def fig2():
     cols = ["%s, %s" % (lab, knob_name(k)) for lab, k in series]
     for mode, title in (("poll", "rank 0 polls for the reply (LIBRA's measuring side), rank 1 waits with the strategy"),
                         ("same", "both ranks wait with the strategy (as in an MPI library)")):
-        md.append("**Latency, %s:** median of the per-run medians in us "
-                  "(min-max of the per-run medians; median p99)\n" % title)
-        md.append("| rank 1 waits by | " + " | ".join(cols) + " |")
-        md.append("|---|" + "---:|" * len(cols))
-        for st in STRATS:
-            cells = []
-            for lab, k in series:
-                v = get(lab, k, st, mode)
-                cells.append("-" if v is None else "%s (%s-%s; p99 %s)" % (
-                    fmt(v["median"]), fmt(v["lo"]), fmt(v["hi"]), fmt(v["p99"])))
-            md.append("| %s | %s |" % (st, " | ".join(cells)))
-        md.append("")
-        md.append("**CPU time per ping-pong, %s:** rank 0 (includes its 50 us delay) / "
-                  "rank 1, us, medians over the runs\n" % title)
-        md.append("| rank 1 waits by | " + " | ".join(cols) + " |")
-        md.append("|---|" + "---:|" * len(cols))
-        for st in STRATS:
-            cells = []
-            for lab, k in series:
-                v = get(lab, k, st, mode)
-                cells.append("-" if v is None else "%s / %s" % (fmt(v["cpu0"]), fmt(v["cpu1"])))
-            md.append("| %s | %s |" % (st, " | ".join(cells)))
-        md.append("")
+        for head, cell in (
+                ("**Latency, %s:** median of the per-run medians in us "
+                 "(min-max of the per-run medians; median p99)\n",
+                 lambda v: "%s (%s-%s; p99 %s)" % (fmt(v["median"]), fmt(v["lo"]),
+                                                   fmt(v["hi"]), fmt(v["p99"]))),
+                ("**CPU time per ping-pong, %s:** rank 0 (includes its 50 us delay) / "
+                 "rank 1, us, medians over the runs\n",
+                 lambda v: "%s / %s" % (fmt(v["cpu0"]), fmt(v["cpu1"])))):
+            md.append(head % title)
+            md.append("| rank 1 waits by | " + " | ".join(cols) + " |")
+            md.append("|---|" + "---:|" * len(cols))
+            for st in STRATS:
+                cells = []
+                for lab, k in series:
+                    v = get(lab, k, st, mode)
+                    cells.append("-" if v is None else cell(v))
+                md.append("| %s | %s |" % (st, " | ".join(cells)))
+            md.append("")
 
     md.append("**Goals** (ratios of the medians above; yield/block <= 1.2 and "
               "poll/yield >= 10 wanted at knob 1; at knob 0 and on the stock kernel, "
