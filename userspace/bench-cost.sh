@@ -45,16 +45,9 @@ shift $((OPTIND - 1))
 bin=${SCY_BIN:-$(dirname "$0")}
 yc=$bin/yield-cost
 [[ -x $yc ]] || { echo "bench-cost.sh: $yc not built (make -C userspace)" >&2; exit 2; }
-knob=/sys/kernel/sched_compat_yield
-if [[ -e $knob ]]; then
-	[[ -w $knob ]] || die "$knob is not writable (run as root)"
-	prior=$(<"$knob")
-	# yield-cost -k restores the knob itself; this covers the gaps
-	trap 'echo "$prior" >"$knob"' EXIT
-	values=(0 1)
-else
-	values=(stock)
-fi
+. "$(dirname "$0")/knob-sweep.sh"
+# yield-cost -k sets and restores the knob itself; this covers the gaps
+knob_sweep_init
 # mode:tasks:threads, cheapest first
 configs=(yield:1:0 yield:2:1 yield:2:0 yield:100:1 yield:100:0
 	yield:1000:1 yield:1000:0 getppid:1:0)
@@ -63,13 +56,9 @@ header=kernel,knob,mode,threads,tasks,rep,seconds,calls,ns_per_call
 echo "$header" | tee "$out"
 rows=
 for ((r = 1; r <= reps; r++)); do
-	order=("${values[@]}")
-	if ((${#values[@]} == 2 && r % 2 == 0)); then
-		order=("${values[1]}" "${values[0]}")
-	fi
 	for c in "${configs[@]}"; do
 		IFS=: read -r m n t <<<"$c"
-		for k in "${order[@]}"; do
+		for k in $(knob_order "$r"); do
 			args=(-m "$m" -n "$n" -d "$dur" -f kv)
 			((t)) && args+=(-t)
 			[[ $k == stock ]] || args+=(-k "$k")

@@ -103,14 +103,8 @@ done
 mpiexec_ch3=$(readlink -f "$bin/mpiexec-mpich-ch3" 2>/dev/null || true)
 [[ " ${libs[*]} " == *" mpich-ch3-y1 "* ]] && mkdir -p "$out" && echo "$polls" >"$out/mpich-ch3-polls"
 mkdir -p "$out/samples"
-knob=/sys/kernel/sched_compat_yield
-if [[ -e $knob ]]; then
-	prior=$(<"$knob")
-	trap 'echo "$prior" >"$knob"' EXIT
-	values=(0 1)
-else
-	values=(stock)
-fi
+. "$(dirname "$0")/knob-sweep.sh"
+knob_sweep_init
 ncpu=$(nproc)
 cpu=$((ncpu - 1))
 warm=$((iters / 10))
@@ -167,7 +161,7 @@ fi
 total=0
 for p in $parts; do
 	[[ $p == lat4 && $ncpu -lt 2 ]] && continue
-	total=$((total + reps * ${#libs[@]} * ${#values[@]}))
+	total=$((total + reps * ${#libs[@]} * ${#knob_values[@]}))
 done
 n=0 start=$(date +%s)
 for p in $parts; do
@@ -178,11 +172,9 @@ for p in $parts; do
 	np=2 cpus=$cpu
 	[[ $p == lat4 ]] && np=4 cpus=$((cpu - 1)),$cpu
 	for ((r = 1; r <= reps; r++)); do
-		order=("${values[@]}")
-		((${#values[@]} == 2 && r % 2 == 0)) && order=("${values[1]}" "${values[0]}")
 		for lib in "${libs[@]}"; do
-			for k in "${order[@]}"; do
-				[[ $k == stock ]] || echo "$k" >"$knob"
+			for k in $(knob_order "$r"); do
+				knob_set "$k"
 				tag=$p-k$k-$lib-rep$r
 				co= copid=
 				if [[ $p == idle ]]; then

@@ -24,19 +24,13 @@ bin=${SCY_BIN:-$(dirname "$0")}
 pp=$bin/mpi-pingpong
 [[ -x $pp ]] || { echo "bench-mpi.sh: $pp not built (needs mpicc)" >&2; exit 2; }
 command -v mpirun >/dev/null || { echo "bench-mpi.sh: mpirun not found" >&2; exit 2; }
-knob=/sys/kernel/sched_compat_yield
+. "$(dirname "$0")/knob-sweep.sh"
 cpu=$(( $(nproc) - 1 ))
-if [[ -f $knob ]]; then
-	prior=$(cat $knob)
-	trap 'echo $prior >$knob' EXIT
-	values="0 1"
-else
-	values=stock
-fi
+knob_sweep_init
 echo "kernel,knob,rep,mean_us,stddev_us,median_us,p99_us,iterations,size,delay_us" | tee "$out"
 for r in $(seq 1 "$reps"); do
-	for k in $values; do
-		[[ $k != stock ]] && echo "$k" >$knob
+	for k in $(knob_order "$r"); do
+		knob_set "$k"
 		line=$(taskset -c "$cpu" mpirun --allow-run-as-root --oversubscribe -np 2 \
 			--bind-to none --mca mpi_yield_when_idle 1 \
 			"$pp" -n "$iters" -D "$delay" -s "$size" | grep '^mean_us=')

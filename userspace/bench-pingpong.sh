@@ -60,15 +60,8 @@ bin=${SCY_BIN:-$(dirname "$0")}
 pp=$bin/pingpong
 [[ -x $pp ]] || { echo "bench-pingpong.sh: $pp not built (make -C userspace)" >&2; exit 2; }
 mkdir -p "$out/samples" || die "cannot create $out/samples"
-knob=/sys/kernel/sched_compat_yield
-if [[ -e $knob ]]; then
-	[[ -w $knob ]] || die "$knob is not writable (run as root)"
-	prior=$(<"$knob")
-	trap 'echo "$prior" >"$knob"' EXIT
-	values=(0 1)
-else
-	values=(stock)
-fi
+. "$(dirname "$0")/knob-sweep.sh"
+knob_sweep_init
 
 # The points: "placement strategy rank0_wait size delay_us iterations"
 points=()
@@ -94,22 +87,18 @@ else
 		done
 	done
 fi
-total=$((reps * ${#points[@]} * ${#values[@]}))
+total=$((reps * ${#points[@]} * ${#knob_values[@]}))
 csv=$out/pingpong.csv
 header=
 done_runs=0
 start=$(date +%s)
 for ((r = 1; r <= reps; r++)); do
-	order=("${values[@]}")
-	if ((${#values[@]} == 2 && r % 2 == 0)); then
-		order=("${values[1]}" "${values[0]}")
-	fi
 	for p in "${points[@]}"; do
 		read -r place s w size d n <<<"$p"
 		warm=$((n / 10))
 		((warm >= 2)) || warm=2
-		for k in "${order[@]}"; do
-			[[ $k == stock ]] || echo "$k" >"$knob"
+		for k in $(knob_order "$r"); do
+			knob_set "$k"
 			tag=$fig-k$k-$place-$s-r0$w-s$size-d$d-rep$r
 			args=(-p "$place" -S "$s" --rank0-wait "$w" -s "$size" -D "$d"
 			      -n "$n" -w "$warm" -o "$out/samples/$tag.txt" -f csv)
