@@ -13,8 +13,9 @@
 #             one tick). Checked at knob 1 only: at knob 0 the yield is the
 #             stock one, and stock 6.1 fails it (reported).
 # Then the kselftest compat_yield_latency (time away per sched_yield()
-# next to a hog and a light task, and the oversleep after a yield), whose
-# p99 comparisons need a guest clock free of host load.
+# next to a hog and a light task, the oversleep after a yield, the empty
+# yields next to a sleeping sibling), whose p99 comparisons need a guest
+# clock free of host load.
 set -u
 : "${SCY_BIN:?}" "${SCY_KVER:?}" "${SCY_STARVE_SECONDS:=2}"
 S=$SCY_BIN/tests/starve

@@ -71,7 +71,12 @@ hog's group, in an autogroup of its own or in a cpu cgroup of its own.
 With the switch at 1 the light task may add at most one tick to the
 p99; a yielder that gets fewer than 20 yields in a window was stalled.
 It also yields once and sleeps 1 ms, repeatedly: the p99 oversleep at
-1 may exceed the one at 0 by at most one tick. The placement code
+1 may exceed the one at 0 by at most one tick. And with the hog and a
+sibling of the yielder in its group that runs 100 us and sleeps 1 ms,
+no yield at 1 may return to the yielder with nothing else run
+(counted with getrusage(): an empty yield adds no context switch);
+the sibling's sleep leaves the group's entity as the next buddy above
+it. The placement code
 (autogroup, cgroups) is shared with the share benchmark (place.c).
 
 compat_yield_abi checks the switch: sysfs and sysctl agree, every

@@ -28,6 +28,17 @@
  * knob 0 and 1.  Asserted:
  *   p99 oversleep(knob 1) <= p99 oversleep(knob 0) + one tick (+ 1%).
  *
+ * yield_sibling, in the same and the cgroup placement: the hog and a
+ * sibling of the yielder (in its group) that runs 100 us, then sleeps
+ * 1 ms, at knob 0 and 1.  Around each sched_yield() the yielder reads its
+ * count of involuntary context switches (getrusage(RUSAGE_THREAD)): a
+ * yield that handed the CPU to another task adds one, an empty yield (the
+ * yielder picked again at once) none.  Asserted: no empty yield at knob 1,
+ * where the hog is always runnable and a compat yield queues the yielder,
+ * or its group's entity, behind it.  When the sibling goes to sleep the
+ * group's entity is the next buddy at the levels above (6.1); a compat
+ * yield that leaves that buddy in place is picked again at once.
+ *
  * In every test: each window has at least one sample, and at knob 1 at
  * least MIN_YIELDS and no sched_yield() or sleep still running DURATION
  * seconds after the window ended; less means the yielder was stalled.
@@ -99,6 +110,8 @@
 /* Unmeasured start of each window: page faults, cold caches, TCG */
 #define WARMUP_MAX_S		0.25
 #define SLEEP_NS		NSEC_PER_MSEC
+/* The sleeping sibling runs this long between its sleeps of SLEEP_NS */
+#define SIBLING_RUN_NS		(100 * 1000ULL)
 #define READY_TIMEOUT_MS	30000
 /*
  * Once the hog and the rival are gone the yielder has its CPU to itself;
@@ -116,7 +129,7 @@
 #define CACHELINE		64
 #define CSV_HEADER		"measure,placement,rival,knob,kernel,cpu," \
 				"duration_s,wall_s,yields,p50_us,p99_us," \
-				"max_us,cut,full,yield_max_us"
+				"max_us,cut,full,yield_max_us,empty"
 
 #define NO_KNOB_REASON \
 	"kernel has no " SCY_KNOB_SYSFS \
@@ -135,6 +148,7 @@ enum rival {
 	RIVAL_IDLE,		/* SCHED_IDLE spinner */
 	RIVAL_NICE19,		/* nice-19 spinner */
 	RIVAL_CGIDLE,		/* spinner in a group with cpu.idle=1 */
+	RIVAL_SIBLING,		/* the yielder's sibling: runs, then sleeps */
 };
 
 enum yield_mode {
@@ -241,6 +255,8 @@ static const char *rival_name(enum rival r)
 		return "nice19";
 	case RIVAL_CGIDLE:
 		return "cgidle";
+	case RIVAL_SIBLING:
+		return "sibling";
 	}
 	return "?";
 }
@@ -256,6 +272,8 @@ static const char *rival_desc(enum rival r)
 		return "hog + nice-19 spinner";
 	case RIVAL_CGIDLE:
 		return "hog + spinner in a cpu.idle=1 group";
+	case RIVAL_SIBLING:
+		return "hog + a sibling of the yielder that sleeps";
 	}
 	return "?";
 }
@@ -515,6 +533,7 @@ struct lat_shared {
 	__u64 start_ns;		/* window, set before go */
 	__u64 end_ns;
 	__u64 n;		/* samples, set before done */
+	__u64 empty;		/* yields after which no other task had run */
 	__u64 yield_max;	/* longest sched_yield() in the window */
 	__u64 last_ns;		/* when the last sample ended */
 	__u64 sample[];
@@ -528,6 +547,7 @@ struct window {
 	int knob;		/* what was set, -1: left alone */
 	int label;		/* knob value it ran at, -1: no knob */
 	__u64 n;		/* yields in the window */
+	__u64 empty;		/* of them, yields no other task ran in */
 	__u64 p50, p99, max;	/* ns */
 	__u64 yield_max;	/* longest sched_yield(), ns */
 	double wall_s;
@@ -545,6 +565,7 @@ struct worker_spec {
 	int policy;		/* SCHED_OTHER or SCHED_IDLE */
 	int nice;
 	bool setsid;
+	bool sleeper;		/* sibling_run() instead of spin() */
 	int leaf;		/* cgroup leaf to join, NO_LEAF: none */
 };
 
@@ -564,18 +585,39 @@ static void wait_go(struct lat_shared *sh)
 		futex_wait(&sh->go, 0, NULL);
 }
 
-/* The yielder's loop.  Ends at the end of the window or when told to. */
+/*
+ * Involuntary context switches of the calling thread so far.  A
+ * sched_yield() that hands the CPU to another task counts as one (the
+ * caller stays runnable); one that returns to the caller at once does not.
+ */
+static long nivcsw(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return -1;
+	return ru.ru_nivcsw;
+}
+
+/*
+ * The yielder's loop.  Ends at the end of the window or when told to.  In
+ * MODE_YIELD it also counts the empty yields: those with no switch away
+ * from the yielder between the two nivcsw() reads around them.
+ */
 static noreturn void yielder_run(struct lat_shared *sh, enum yield_mode mode)
 {
 	const struct timespec sleep_ts = ns_to_ts(SLEEP_NS);
-	__u64 ty, t0, t1, d, n = 0, ymax = 0;
+	__u64 ty, t0, t1, d, n = 0, empty = 0, ymax = 0;
+	long cs0 = 0, cs1 = 0;
 
 	wait_go(sh);
 	for (;;) {
 		if (mode == MODE_YIELD) {
+			cs0 = nivcsw();
 			ty = now_ns();
 			sched_yield();
 			t0 = now_ns();
+			cs1 = nivcsw();
 			t1 = t0;
 			d = t1 - ty;
 		} else {
@@ -592,6 +634,8 @@ static noreturn void yielder_run(struct lat_shared *sh, enum yield_mode mode)
 				break;
 			}
 			sh->sample[n++] = d;
+			if (mode == MODE_YIELD && cs1 == cs0)
+				empty++;
 			if (t0 - ty > ymax)
 				ymax = t0 - ty;
 		}
@@ -600,6 +644,7 @@ static noreturn void yielder_run(struct lat_shared *sh, enum yield_mode mode)
 			break;
 	}
 	sh->n = n;
+	sh->empty = empty;
 	sh->yield_max = ymax;
 	sh->last_ns = t1;
 	__atomic_store_n(&sh->done, 1, __ATOMIC_RELEASE);
@@ -612,6 +657,26 @@ static noreturn void spin(void)
 {
 	for (;;)
 		__asm__ __volatile__("" ::: "memory");
+}
+
+/*
+ * The sleeping sibling: runs SIBLING_RUN_NS, sleeps SLEEP_NS, again.  Each
+ * time it goes to sleep while the yielder stays runnable in their group,
+ * the group's entity above them is the one to run next (6.1 sets it as
+ * the next buddy at the levels above: set_next_buddy() in
+ * dequeue_task_fair()).
+ */
+static noreturn void sibling_run(void)
+{
+	const struct timespec sleep_ts = ns_to_ts(SLEEP_NS);
+	__u64 t;
+
+	for (;;) {
+		t = now_ns();
+		while (now_ns() - t < SIBLING_RUN_NS)
+			;
+		clock_nanosleep(CLOCK_MONOTONIC, 0, &sleep_ts, NULL);
+	}
 }
 
 static noreturn void worker(int idx, const struct worker_spec *ws, int cpu,
@@ -659,6 +724,8 @@ static noreturn void worker(int idx, const struct worker_spec *ws, int cpu,
 	if (idx == W_YIELDER)
 		yielder_run(sh, mode);
 	wait_go(sh);
+	if (ws->sleeper)
+		sibling_run();
 	spin();
 }
 
@@ -761,6 +828,7 @@ static void spec_for(const struct ctx *c, int idx, enum rival rival,
 	ws->policy = SCHED_OTHER;
 	ws->nice = 0;
 	ws->setsid = false;
+	ws->sleeper = false;
 	ws->leaf = NO_LEAF;
 	switch (idx) {
 	case W_YIELDER:
@@ -778,6 +846,10 @@ static void spec_for(const struct ctx *c, int idx, enum rival rival,
 			ws->nice = 19;
 		else if (rival == RIVAL_CGIDLE)
 			ws->leaf = c->idle_leaf;
+		if (rival == RIVAL_SIBLING) {
+			ws->leaf = c->yielder_leaf;
+			ws->sleeper = true;
+		}
 		break;
 	}
 }
@@ -917,6 +989,7 @@ static int run_window(const struct ctx *c, enum yield_mode mode, struct window *
 	}
 
 	w->n = sh->n;
+	w->empty = sh->empty;
 	w->full = sh->full;
 	w->wall_s = sh->last_ns > sh->start_ns ?
 		    (double)(sh->last_ns - sh->start_ns) / NSEC_PER_SEC : 0;
@@ -951,6 +1024,8 @@ static void print_window(const struct ctx *c, enum yield_mode mode,
 	       measure, pl, rv, kn, n);
 	printf(" p50_us=%.1f p99_us=%.1f max_us=%.1f wall_s=%.3f cut=%d",
 	       us(w->p50), us(w->p99), us(w->max), w->wall_s, w->cut);
+	if (mode == MODE_YIELD)
+		printf(" empty=%llu", (unsigned long long)w->empty);
 	/* the samples are oversleeps: how long did the yields take? */
 	if (mode == MODE_SLEEP)
 		printf(" yield_max_us=%.1f", us(w->yield_max));
@@ -963,8 +1038,11 @@ static void print_window(const struct ctx *c, enum yield_mode mode,
 	dprintf(csv_fd, "%s,%s,%s,%s,%s,%d,%.2f,%.3f,",
 		measure, pl, rv, kn, scy_kernel_release(), c->cpu,
 		opt_duration, w->wall_s);
-	dprintf(csv_fd, "%llu,%.1f,%.1f,%.1f,%d,%d,%.1f\n", n, us(w->p50),
+	dprintf(csv_fd, "%llu,%.1f,%.1f,%.1f,%d,%d,%.1f,", n, us(w->p50),
 		us(w->p99), us(w->max), w->cut, w->full, us(w->yield_max));
+	if (mode == MODE_YIELD)
+		dprintf(csv_fd, "%llu", (unsigned long long)w->empty);
+	dprintf(csv_fd, "\n");
 }
 
 /*
@@ -1226,6 +1304,70 @@ TEST_F_TIMEOUT(yield_sleep, oversleep_p99, TEST_TIMEOUT_S)
 	EXPECT_LE(w[1].p99, limit) {
 		TH_LOG("%s: p99 oversleep %.1f us at knob 1 > %.1f us (knob 0 + tick)",
 		       rival_desc(w[0].rival), us(w[1].p99), us(limit));
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* yield_sibling: with a sibling that sleeps, every yield hands over */
+
+FIXTURE(yield_sibling) {
+	struct ctx c;
+};
+
+FIXTURE_VARIANT(yield_sibling) {
+	enum scy_placement placement;
+};
+
+FIXTURE_VARIANT_ADD(yield_sibling, same) {
+	.placement = SCY_PLACE_SAME,
+};
+
+FIXTURE_VARIANT_ADD(yield_sibling, cgroup) {
+	.placement = SCY_PLACE_CGROUP,
+};
+
+FIXTURE_SETUP(yield_sibling)
+{
+	ctx_setup(_metadata, &self->c, variant->placement);
+}
+
+FIXTURE_TEARDOWN(yield_sibling)
+{
+	ctx_teardown();
+}
+
+TEST_F_TIMEOUT(yield_sibling, no_empty_yield, TEST_TIMEOUT_S)
+{
+	struct window w[2] = {
+		{ .rival = RIVAL_SIBLING, .knob = 0 },
+		{ .rival = RIVAL_SIBLING, .knob = 1 },
+	};
+	struct ctx *c = &self->c;
+	bool ok;
+	int nr;
+
+	nr = run_windows(_metadata, c, MODE_YIELD, false, w, ARRAY_SIZE(w));
+	if (nr < 0)
+		return;
+	ok = check_stalls(_metadata, w, nr);
+	if (!c->can_set) {
+		if (ok)
+			SKIP(return, "empty yields at knob 1 not counted: %s",
+			     c->no_assert);
+		return;
+	}
+
+	printf("# %s placement, %s: empty yields %llu of %llu at knob 1,",
+	       scy_placement_name(c->placement), rival_desc(w[1].rival),
+	       (unsigned long long)w[1].empty, (unsigned long long)w[1].n);
+	printf(" %llu of %llu at knob 0: %s\n",
+	       (unsigned long long)w[0].empty, (unsigned long long)w[0].n,
+	       w[1].empty ? "EMPTY YIELDS" : "ok");
+	EXPECT_EQ(0ULL, w[1].empty) {
+		TH_LOG("knob 1, %s: %llu of %llu yields ran nothing else",
+		       rival_desc(w[1].rival),
+		       (unsigned long long)w[1].empty,
+		       (unsigned long long)w[1].n);
 	}
 }
 
