@@ -35,7 +35,11 @@ for kver in $kvers; do
 	kver_check "$kver"
 	out=$RESULTS/deb-$kver-small
 	blog=$tmp/build-$kver.log
-	if ! bash vm/build-deb.sh "$kver" small "$out" >"$tmp/out-$kver" 2>"$blog"; then
+	bash vm/build-deb.sh "$kver" small "$out" >"$tmp/out-$kver" 2>"$blog"
+	rc=$?
+	# what it built, for make check's stage table (tests/run-all.sh)
+	grep -E '^\[scy\] (building |bindeb-pkg of )' "$blog" >&2
+	if ((rc)); then
 		not_ok "$kver: make bindeb-pkg of the patched kernel (small config)"
 		tail -n 30 "$blog" | sed 's/^/#   /'
 		continue
