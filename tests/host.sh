@@ -228,6 +228,9 @@ if [[ -n $hdrs && -f $hdrs/Makefile ]]; then
 else
 	not_ok "Debian's linux-headers-amd64 is installed (run make deps)"
 fi
+links=$(python3 tests/mdlinks.py .)
+check "Markdown links resolve: $(tail -n 1 <<<"$links")$(grep -m 3 'broken link' <<<"$links" | sed 's/^/; /' | tr -d '\n')" \
+	grep -q ', 0 broken$' <<<"$links"
 # Every SCY_* variable a script or the Makefile reads is in the variables page.
 undoc=$(grep -rhoE 'SCY_[A-Z][A-Z0-9_]*' Makefile vm tests bench userspace --include='*.sh' --include=Makefile --include='*.py' --include=guest-init |
 	sort -u | while read -r v; do grep -q "\`$v\`" Documentation/variables.md || echo "$v"; done | tr '\n' ' ')
@@ -242,4 +245,19 @@ if python3 bench/latency/report.py Documentation/results/latency.csv "$lat" --no
 else
 	not_ok "bench/latency/report.py reads Documentation/results/latency.csv"
 fi
+ppr=$tmp/pingpong-report
+mkdir -p "$ppr"
+for runs in pingpong pingpong-tcg; do
+	if python3 bench/pingpong/report.py --runs "Documentation/results/$runs" "$ppr/$runs" --no-plot; then
+		for md in Documentation/results/"$runs"-fig[0-9].md; do
+			fig=$(basename "$md" .md)
+			check "Documentation/results/$fig.{md,csv} are what bench/pingpong/report.py makes of $fig-runs.csv" \
+				bash -c 'diff -q "$1.md" "$2.md" && diff -q "$1.csv" "$2.csv"' - "$ppr/$fig" "Documentation/results/$fig"
+		done
+	else
+		not_ok "bench/pingpong/report.py reads Documentation/results/$runs-fig*-runs.csv"
+	fi
+done
+check "Documentation/results/check.md and the README's make check times are what tests/check-report.py makes of the runs' CSV files" \
+	python3 tests/check-report.py --check
 echo "1..$n"
