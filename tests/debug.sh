@@ -48,9 +48,8 @@ cat "$out/job.log" 2>/dev/null || true
 echo "# accelerator: $(cat "$out/accel" 2>/dev/null); $(( $(date +%s) - start )) s; results in $out"
 if [[ ! -f $out/dmesg.txt ]]; then
 	# The guest did not get to save dmesg (timed out, crashed): the console
-	# log has the kernel's messages up to that point (same patterns as
-	# vm/run.sh).
-	if grep -E 'WARNING:|BUG:|Oops|Call Trace|kernel BUG|UBSAN:|KASAN:|possible circular|INFO: task .* blocked|detected stalls' "$out/console.log" >"$out/dmesg-problems.txt" 2>/dev/null; then
+	# log has the kernel's messages up to that point.
+	if kernel_reports "$out/console.log" >"$out/dmesg-problems.txt" 2>/dev/null; then
 		echo "not ok - kernel reports on the debug guest's console (see $out/console.log)"
 	else
 		echo "not ok - the debug guest saved no dmesg; none of its console lines is a kernel report"

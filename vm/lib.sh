@@ -127,6 +127,13 @@ debian_version() {
 	dpkg-query -W -f='${Version}' "linux-source-$1" 2>/dev/null || echo unknown
 }
 
+# kernel_reports FILE: print the lines of FILE (a guest's dmesg or console
+# log) that are kernel reports: warnings, BUGs, oopses, sanitizer and lockdep
+# reports, hung tasks, RCU stalls. Status 1 when there is none.
+kernel_reports() {
+	grep -E 'WARNING:|BUG:|Oops|Call Trace|kernel BUG|UBSAN:|KASAN:|possible circular|INFO: task .* blocked|detected stalls' "$1"
+}
+
 # patch_hash KVER: hash of the series that a patched build applies.
 patch_hash() {
 	local dir=$SCY_REPO/kernel-patches/v$1

@@ -137,9 +137,7 @@ elif [[ ! -f $out/rc ]]; then
 	tail -n 40 "$out/console.log" "$out/qemu.log" >&2
 	fail=1
 fi
-if [[ -f $out/dmesg.txt ]] &&
-	grep -E 'WARNING:|BUG:|Oops|Call Trace|kernel BUG|UBSAN:|KASAN:|possible circular|INFO: task .* blocked|detected stalls' \
-		"$out/dmesg.txt" >"$out/dmesg-problems.txt"; then
+if [[ -f $out/dmesg.txt ]] && kernel_reports "$out/dmesg.txt" >"$out/dmesg-problems.txt"; then
 	log "kernel problems in guest dmesg:"
 	head -n 40 "$out/dmesg-problems.txt" >&2
 	fail=1
