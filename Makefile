@@ -52,10 +52,9 @@ deb: deps
 # The yield statistics module for the guest kernel KVER/PATCHED, or for the
 # running kernel with KDIR=/lib/modules/$$(uname -r)/build.
 module: deps
-	@mkdir -p $(RESULTS)/module-$(KVER) && cp module/* $(RESULTS)/module-$(KVER)/
-	@$(MAKE) -s -C $(RESULTS)/module-$(KVER) W=1 \
-		KDIR=$${KDIR:-$$(bash vm/build-kernel.sh $(KVER) $(PATCHED))/kdir}
-	@echo "built $(RESULTS)/module-$(KVER)/yield_stats.ko"
+	@kdir=$${KDIR:-$$(bash vm/build-kernel.sh $(KVER) $(PATCHED))/kdir} && \
+		bash vm/build-module.sh "$$kdir" $(RESULTS)/module-$(KVER) "$$kdir" && \
+		echo "built $(RESULTS)/module-$(KVER)/yield_stats.ko"
 
 vm-test: deps userspace selftests
 	@bash tests/guest.sh '$(K)'

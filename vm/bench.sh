@@ -48,10 +48,8 @@ cost)
 module)
 	# yield_stats.ko for this kernel, built as tests/guest.sh does
 	mod=$out/module
-	rm -rf "$mod"
-	mkdir -p "$mod"
-	cp "$SCY_REPO"/module/* "$mod/"
-	make -s -C "$mod" KDIR="$kdir/kdir" W=1 >&2
+	bash "$SCY_REPO/vm/build-module.sh" "$kdir/kdir" "$mod" "$kver-$flavor" >&2 ||
+		die "bench.sh: yield_stats.ko did not build against $kver-$flavor"
 	rounds=${ROUNDS:-2}
 	cmd="SCY_BIN='$bin' bash userspace/bench-module.sh -m '$mod/yield_stats.ko' -R $rounds -r $reps -d ${DURATION:-1} -o \$SCY_RESULTS/module.csv"
 	tmo=$(( (2 * rounds + 1) * reps * 4 * 30 + 300 )) ;;
