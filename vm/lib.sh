@@ -146,13 +146,21 @@ config_hash() {
 }
 
 # fragments_hold CONFIG FRAGMENT...: every CONFIG_ line of the fragments is
-# in CONFIG as written (olddefconfig drops what a dependency forbids); says
-# which ones are not. Status 1 if any is missing.
+# in CONFIG as written (olddefconfig drops what a dependency forbids) and
+# every "# CONFIG_X is not set" option is off (a select can turn it on);
+# says which ones are not. Status 1 if any differs.
 fragments_hold() {
 	local config=$1 f line bad=0
 	shift
 	for f in "$@"; do
 		while IFS= read -r line; do
+			if [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
+				! grep -qE "^${BASH_REMATCH[1]}=[ym]$" "$config" || {
+					log "config: '$line' from ${f##*/} is on after olddefconfig"
+					bad=1
+				}
+				continue
+			fi
 			[[ $line == CONFIG_* ]] || continue
 			grep -qxF "$line" "$config" || {
 				log "config: '$line' from ${f##*/} did not survive olddefconfig"
