@@ -10,6 +10,7 @@
 # Prints TAP.
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
+. "$SCY_REPO/tests/tap.sh"
 
 kver=${1:?usage: debug.sh KVER}
 RESULTS=${RESULTS:-$SCY_REPO/results}
@@ -26,8 +27,11 @@ make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2
 # unless SCY_STRESS_HOTPLUG=1.
 hotplug=${SCY_STRESS_HOTPLUG:-}
 [[ -n $hotplug ]] || { if [[ $kver == 6.12 ]]; then hotplug=0; else hotplug=1; fi; }
+plan 4
 mod=$RESULTS/module-$kver-debug
-bash "$SCY_REPO/vm/build-module.sh" "$kdir/kdir" "$mod" "$kver-debug" || true
+mrc=0
+bash "$SCY_REPO/vm/build-module.sh" "$kdir/kdir" "$mod" "$kver-debug" || mrc=$?
+check "module/yield_stats.c builds against $kver-debug with W=1 and no warnings" test $mrc = 0
 rc=0
 start=$(date +%s)
 # 1 GiB: KASAN's shadow and kmemleak's scans grow with memory, and the
@@ -44,24 +48,19 @@ SCY_MEM=${SCY_DEBUG_MEM:-1024} bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out
 	SCY_STORM_WRITES="${SCY_STORM_WRITES:-10000}" \
 	SCY_STRESS_HOTPLUG="$hotplug" \
 	bash tests/debug-suite.sh || rc=$?
-cat "$out/job.log" 2>/dev/null || true
+nest "$out/job.log" 2>/dev/null || true
 echo "# accelerator: $(cat "$out/accel" 2>/dev/null); $(( $(date +%s) - start )) s; results in $out"
 if [[ ! -f $out/dmesg.txt ]]; then
 	# The guest did not get to save dmesg (timed out, crashed): the console
 	# log has the kernel's messages up to that point.
 	if kernel_reports "$out/console.log" >"$out/dmesg-problems.txt" 2>/dev/null; then
-		echo "not ok - kernel reports on the debug guest's console (see $out/console.log)"
+		not_ok "kernel reports on the debug guest's console (see $out/console.log)"
 	else
-		echo "not ok - the debug guest saved no dmesg; none of its console lines is a kernel report"
+		not_ok "the debug guest saved no dmesg; none of its console lines is a kernel report"
 	fi
-elif [[ -s $out/dmesg-problems.txt ]]; then
-	echo "not ok - kernel reports in the debug guest's dmesg (see $out/dmesg.txt)"
 else
-	echo "ok - no WARNING/BUG/KASAN/UBSAN/lockdep/hung-task report in the debug guest's dmesg"
+	check "no WARNING/BUG/KASAN/UBSAN/lockdep/hung-task report in the debug guest's dmesg ($out/dmesg.txt)" \
+		test ! -s "$out/dmesg-problems.txt"
 fi
-if [[ -f $out/rc ]]; then
-	echo "ok - the debug guest shut down by itself"
-else
-	echo "not ok - the debug guest did not shut down by itself"
-fi
+check "the debug guest shut down by itself" test -f "$out/rc"
 exit "$rc"

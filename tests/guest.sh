@@ -4,9 +4,11 @@
 # guest.sh KERNEL: get that kernel (a name such as 6.12-patched, 6.1-stock or
 # 6.12-debian, Debian's own binary kernel; kernel_parse in vm/lib.sh), build
 # the selftests, the tools and the module for it, boot it in QEMU and run
-# tests/guest-suite.sh inside. Prints the guest's TAP.
+# tests/guest-suite.sh inside. Prints TAP: the module build, the guest's
+# suite (its TAP nested), and the guest's dmesg.
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
+. "$SCY_REPO/tests/tap.sh"
 
 name=${1:?usage: guest.sh KERNEL (6.12-patched, 6.1-stock, 6.12-debian, ...)}
 kernel_parse "$name"
@@ -21,9 +23,12 @@ kdir=$(kernel_get "$name")
 make -s -C "$SCY_REPO" userspace selftests RESULTS="$RESULTS" >&2
 make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2
 
+plan 3
 # The yield statistics module, built against this kernel (W=1).
 mod=$RESULTS/module-$kver-$flavor
-bash "$SCY_REPO/vm/build-module.sh" "$kdir/kdir" "$mod" "$kver-$flavor" || true
+mrc=0
+bash "$SCY_REPO/vm/build-module.sh" "$kdir/kdir" "$mod" "$kver-$flavor" || mrc=$?
+check "module/yield_stats.c builds against $kver-$flavor with W=1 and no warnings" test $mrc = 0
 rc=0
 # The kernel's config, for a kernel without /proc/config.gz (Debian's): in
 # the results share, which the guest mounts at /tmp/results.
@@ -39,9 +44,8 @@ bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "${SCY_GUEST_
 	SCY_SHARE_DURATION="${SCY_SHARE_DURATION:-4}" SCY_MODULE_CYCLES="${SCY_MODULE_CYCLES:-20}" \
 	SCY_STORM_WRITES="${SCY_STORM_WRITES:-10000}" \
 	bash tests/guest-suite.sh || rc=$?
-cat "$out/job.log" 2>/dev/null || true
+nest "$out/job.log" 2>/dev/null || true
 echo "# accelerator: $(cat "$out/accel" 2>/dev/null); results in $out"
-if [[ -s $out/dmesg-problems.txt ]]; then
-	echo "not ok - kernel warnings in the guest's dmesg (see $out/dmesg.txt)"
-fi
+check "a guest of $kver-$flavor ran the suite and shut down by itself (vm/run.sh status $rc)" test $rc = 0
+check "no WARNING/BUG in the guest's dmesg ($out/dmesg.txt)" test ! -s "$out/dmesg-problems.txt"
 exit "$rc"

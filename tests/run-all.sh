@@ -5,9 +5,12 @@
 # kernel (the two side by side, below) its Debian packages, the selftests
 # in a QEMU guest of the patched kernel, the one-CPU -icount guest
 # (starvation, time away per yield), and a guest of Debian's own binary
-# kernel (the module's stock-kernel path, the kselftests' SKIPs). Every stage prints TAP lines ("ok ..." / "not ok ..."); a stage
-# that fails without saying why counts as one failure. Ends with a table of
-# the stages and "N passed, N failed, N skipped".
+# kernel (the module's stock-kernel path, the kselftests' SKIPs). A stage
+# prints a TAP document (a guest's suite and the kselftests nested in it),
+# which tests/tap-stage.pl parses: a document without a plan or with a
+# short one fails; so does a stage that exits non-zero without a failed
+# test. Ends with a table of the stages and "N passed, N failed, N
+# skipped".
 #
 # SCY_CHECK_STAGES selects the stage groups: default "host deb guest starve
 # debian"; `make check-full` adds "debug", the KASAN/lockdep guests (two
@@ -58,13 +61,14 @@ run_stage() {
 	rc=$?
 	{
 		echo "== $name"
-		while IFS= read -r line; do
-			case $line in
-			"ok "*"# SKIP"* | "ok "*"# skip"*) s=$((s + 1)); echo "  $line" ;;
-			"ok "*) p=$((p + 1)) ;;
-			"not ok "*) f=$((f + 1)); echo "  $line" ;;
-			esac
-		done < <(sed -n 's/^[[:space:]]*\(\(not \)\{0,1\}ok [0-9]*.*\)/\1/p' "$log")
+		# the failed and skipped tests, plan errors, then the counts
+		perl tests/tap-stage.pl "$log" >"$dir/$name.tap-summary" 2>&1
+		sed '$d' "$dir/$name.tap-summary"
+		read -r p f s < <(tail -n 1 "$dir/$name.tap-summary")
+		if ! [[ $p =~ ^[0-9]+$ && $f =~ ^[0-9]+$ && $s =~ ^[0-9]+$ ]]; then
+			p=0 f=1 s=0
+			echo "  not ok - tests/tap-stage.pl could not read $log"
+		fi
 		if [[ $rc != 0 && $f == 0 ]]; then
 			f=1
 			echo "  not ok - $name exited with status $rc; last lines of $log:"

@@ -9,6 +9,7 @@
 # compat_yield_latency). Prints TAP.
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
+. "$SCY_REPO/tests/tap.sh"
 
 kver=${1:?usage: starve.sh KVER}
 RESULTS=${RESULTS:-$SCY_REPO/results}
@@ -16,11 +17,14 @@ out=$RESULTS/starve-$kver
 kdir=$(kernel_get "$kver-patched")
 make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2
 make -s -C "$SCY_REPO" selftests RESULTS="$RESULTS" >&2
+plan 2
 rc=0
 SCY_ICOUNT=${SCY_STARVE_ICOUNT:-2} SCY_CPUS=1 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout 900 \
 	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_STARVE_SECONDS="${SCY_STARVE_SECONDS:-2}" \
 	SCY_LATENCY_SECONDS="${SCY_LATENCY_SECONDS:-2}" \
 	bash tests/starve-suite.sh || rc=$?
-cat "$out/job.log" 2>/dev/null || true
+nest "$out/job.log" 2>/dev/null || true
 echo "# accelerator: $(cat "$out/accel" 2>/dev/null); results in $out"
+check "a one-CPU -icount guest of $kver-patched ran the suite and shut down by itself (vm/run.sh status $rc)" test $rc = 0
+check "no WARNING/BUG in the guest's dmesg ($out/dmesg.txt)" test ! -s "$out/dmesg-problems.txt"
 exit "$rc"

@@ -1,8 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # TAP helpers for the test scripts (sourced): ok, not_ok, skip, check.
-# $n counts the tests; print "1..$n" at the end.
+# $n counts the tests; print "1..$n" at the end, or the plan first (plan)
+# where the number of tests is known before they run. make check parses
+# each stage's TAP with tests/tap-stage.pl.
 n=0
+plan() { echo "1..$1"; }
+# nest FILE: the TAP document FILE of another producer (a guest's suite),
+# indented as a subtest of this one
+nest() { sed 's/^/  /' "$1"; }
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
@@ -57,14 +63,14 @@ knob_fuzz() {
 	echo 0 >/sys/kernel/sched_compat_yield
 }
 
-# kernel_reports: the kernel log's WARNING:/BUG: lines so far (dmesg, or
+# live_reports: the running kernel's WARNING:/BUG: lines so far (dmesg, or
 # /dev/kmsg where dmesg is missing).
-kernel_reports() {
+live_reports() {
 	{ dmesg 2>/dev/null || dd if=/dev/kmsg iflag=nonblock bs=8192 2>/dev/null; } |
 		grep -E 'WARNING:|BUG:'
 }
-# new_reports COUNT: the report lines after the first COUNT (kernel_reports)
-new_reports() { kernel_reports | tail -n +$(($1 + 1)); }
+# new_reports COUNT: the report lines after the first COUNT (live_reports)
+new_reports() { live_reports | tail -n +$(($1 + 1)); }
 
 # knob_storm TOOLDIR WRITES [PROCS]: knob-fuzz storm: PROCS processes
 # (default 4; half through the sysfs file, half through the sysctl) write 1
@@ -82,7 +88,7 @@ knob_storm() {
 		skip "no kernel warning during the concurrent knob writes" "no writable $k"
 		return
 	fi
-	before=$(kernel_reports | wc -l)
+	before=$(live_reports | wc -l)
 	echo 0 >$k
 	out=$("$tt/knob-fuzz" storm -p "$procs" -n "$writes" 2>&1)
 	rc=$?
@@ -122,7 +128,7 @@ yield_own_autogroup() {
 	prior_k=$(cat $k) prior_ag=$(cat $ag)
 	echo 1 >$ag
 	echo 1 >$k
-	before=$(kernel_reports | wc -l)
+	before=$(live_reports | wc -l)
 	out=$("$tt/yield-loop" -p "$pol" -s -H 1 -c "$cpu" -d "$d" 2>&1)
 	rc=$?
 	new=$(new_reports "$before")

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build-module.sh KDIR OUTDIR NAME: build module/yield_stats.c against the
-# kernel build tree KDIR with W=1, in OUTDIR (a copy of module/), and print
-# one TAP line: ok when it built without a warning. Exit status 0 when the
-# .ko exists.
+# kernel build tree KDIR with W=1, in OUTDIR (a copy of module/). Exit
+# status 0 when the .ko built without a warning, 1 when it built with
+# warnings, 2 when it did not build; the compiler's messages as "#" lines.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -14,13 +14,12 @@ mkdir -p "$mod"
 cp "$SCY_REPO"/module/* "$mod/"
 if bout=$(make -s -C "$mod" KDIR="$kdir" W=1 2>&1) && [[ -f $mod/yield_stats.ko ]]; then
 	if grep -q 'warning:' <<<"$bout"; then
-		echo "not ok - module/yield_stats.c builds against $name with W=1 and no warnings"
+		echo "# module/yield_stats.c built against $name with warnings:"
 		echo "$bout" | sed 's/^/#   /'
-	else
-		echo "ok - module/yield_stats.c builds against $name with W=1 and no warnings"
+		exit 1
 	fi
 	exit 0
 fi
-echo "not ok - module/yield_stats.c builds against $name"
+echo "# module/yield_stats.c did not build against $name:"
 echo "$bout" | sed 's/^/#   /'
-exit 1
+exit 2

@@ -1,0 +1,71 @@
+#!/usr/bin/perl
+# SPDX-License-Identifier: GPL-2.0
+#
+# tap-stage.pl LOG: count the TAP results of one make check stage.
+#
+# A stage's log holds its TAP document among other output (build logs):
+# the lines that start, after their indentation, with "ok", "not ok", a
+# plan "1..N", "TAP version" or "#". An indented block of such lines is a
+# nested document (KTAP subtest: a guest's suite under its host-side
+# wrapper, a kselftest under the suite), and each document is parsed on its
+# own with TAP::Parser. A document's plan may come first or last; a
+# document with tests and no plan, a plan that does not match the tests
+# run, or tests out of sequence is one failure more (per document).
+#
+# Prints the failed and skipped tests (indented by two), a "not ok" line
+# for each document with errors (the first one named), and last "PASSED FAILED SKIPPED" over all documents.
+# A log without any test line gives "0 0 0": the caller judges the stage by
+# its exit status then.
+use strict;
+use warnings;
+use TAP::Parser;
+
+my $log = shift or die "usage: tap-stage.pl LOG\n";
+open(my $fh, '<', $log) or die "tap-stage.pl: $log: $!\n";
+
+# Documents: indentation, first line number, TAP text. A stack holds the
+# open ones: a TAP line indented deeper than the innermost opens a nested
+# one; a line indented less closes the deeper ones.
+my (@docs, @stack);
+while (my $line = <$fh>) {
+	chomp $line;
+	$line =~ s/\r$//;
+	next unless $line =~ /^( *)((?:not )?ok\b|\d+\.\.\d+|TAP version |#)/;
+	my $indent = length $1;
+	pop @stack while @stack && $stack[-1]{indent} > $indent;
+	if (!@stack || $stack[-1]{indent} < $indent) {
+		my $doc = { indent => $indent, line => $., tap => '' };
+		push @docs, $doc;
+		push @stack, $doc;
+	}
+	$stack[-1]{tap} .= substr($line, $indent) . "\n";
+}
+close $fh;
+
+my ($pass, $fail, $skip) = (0, 0, 0);
+for my $doc (@docs) {
+	my $parser = TAP::Parser->new({ tap => $doc->{tap} });
+	my $tests = 0;
+	while (my $r = $parser->next) {
+		next unless $r->is_test;
+		$tests++;
+		if ($r->has_skip) {
+			$skip++;
+			print '  ', $r->as_string, "\n";
+		} elsif ($r->is_ok) {
+			$pass++;
+		} else {
+			$fail++;
+			print '  ', $r->as_string, "\n";
+		}
+	}
+	# comments only (a "# running ..." line, build messages): no document
+	next if !$tests && !$parser->plan;
+	my @errors = $parser->parse_errors;
+	next unless @errors;
+	$fail++;
+	print "  not ok - the TAP at line $doc->{line} of $log",
+	    ($doc->{indent} ? " (nested, indented $doc->{indent})" : ''), ": $errors[0]",
+	    (@errors > 1 ? ' (and ' . (@errors - 1) . ' more errors)' : ''), "\n";
+}
+print "$pass $fail $skip\n";
