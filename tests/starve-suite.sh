@@ -24,6 +24,8 @@ D=$SCY_STARVE_SECONDS
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
 
+# The plan: the knob, 5 checks at knob 1 and 4 at knob 0, the kselftest.
+plan 11
 echo "# starvation guest: kernel $(uname -r), $(nproc) CPU(s)"
 check "knob present" test -w $knob
 hz=$(zcat /proc/config.gz | sed -n 's/^CONFIG_HZ=//p')
@@ -66,4 +68,3 @@ done
 echo 0 >$knob
 run_kselftest "$SCY_BIN/selftests" compat_yield_latency -d "${SCY_LATENCY_SECONDS:-2}" \
 	-o "$SCY_RESULTS/latency-$SCY_KVER.csv"
-echo "1..$n"

@@ -23,9 +23,8 @@ field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
 in_range() { [[ -n $1 ]] && awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'; }
 
 # run_kselftest DIR NAME ARGS...: run the kselftest DIR/NAME, keep its TAP in
-# $SCY_RESULTS/NAME.tap and echo it indented; one "not ok" of ours when it is
-# missing or exits abnormally (neither 0 nor 4, "skip") without a "not ok"
-# of its own.
+# $SCY_RESULTS/NAME.tap and echo it nested (indented), then one test of
+# ours: ok when it exited with 0, or 4 (kselftest's "skip").
 run_kselftest() {
 	local dir=$1 t=$2 rc
 	shift 2
@@ -36,10 +35,8 @@ run_kselftest() {
 	echo "# running $t $*"
 	"$dir/$t" "$@" >"$SCY_RESULTS/$t.tap" 2>&1
 	rc=$?
-	sed 's/^/  /' "$SCY_RESULTS/$t.tap"
-	if [[ $rc != 0 && $rc != 4 ]] && ! grep -q '^not ok' "$SCY_RESULTS/$t.tap"; then
-		not_ok "kselftest $t exited with status $rc"
-	fi
+	nest "$SCY_RESULTS/$t.tap"
+	check "kselftest $t $* (exit status $rc)" test $rc = 0 -o $rc = 4
 }
 
 # knob_fuzz TOOLDIR WRITES: knob-fuzz's WRITES random writes, alternating

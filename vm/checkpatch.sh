@@ -11,6 +11,10 @@ set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 fail=0
+# The plan first: every patch of every series and of the debug kernels'
+# fixes, and the module's two files.
+series=$(cat "$SCY_REPO"/kernel-patches/v*/series "$SCY_REPO"/vm/debug-patches/v*/series 2>/dev/null)
+echo "1..$(($(grep -cE '^[^#[:space:]]' <<<"$series") + 2))"
 # checkpatch_ok TREE NAME ARGS...: checkpatch.pl --strict --quiet ARGS run in
 # TREE; one TAP line for NAME, the messages under it when there are any.
 checkpatch_ok() {
@@ -59,5 +63,4 @@ done
 for f in yield_stats.c yield_stats_trace.h; do
 	checkpatch_ok "$(ref_tree 6.12)" "-f module/$f" --no-tree -f "$SCY_REPO/module/$f"
 done
-echo "1..$n"
 exit $fail
