@@ -3,8 +3,9 @@
 #
 # Runs inside the test guest (vm/guest-init starts it through vm/run.sh).
 # Checks the guest itself, the series' knob and tracepoint and the yield
-# statistics module, then runs the kselftests. Output is TAP; the
-# kselftests' own TAP is indented.
+# statistics module, then runs the kselftests. Output is TAP, plan first:
+# each block below is a nested document with its own plan first and one
+# test of the suite (tap.sh's subtest), each kselftest is nested too.
 set -u
 : "${SCY_BIN:?}" "${SCY_KVER:?}" "${SCY_PATCHED:=1}" "${SCY_SHARE_DURATION:=4}"
 ST=$SCY_BIN/selftests
@@ -15,207 +16,244 @@ echo "# guest: kernel $(uname -r), $(nproc) CPUs, $(cut -d' ' -f1 /proc/uptime) 
 # (Debian's kernels have no /proc/config.gz).
 config=$(zcat /proc/config.gz 2>/dev/null || cat "${SCY_KCONFIG:-/dev/null}" 2>/dev/null)
 has() { grep -qx "$1" <<<"$config"; }
-check "guest sees at least 2 CPUs" test "$(nproc)" -ge 2
-check "kernel is Debian's $SCY_KVER" test "${SCY_KVER}" = "$(uname -r | cut -d. -f1,2)"
-for opt in CONFIG_HZ_250=y CONFIG_PREEMPT_VOLUNTARY=y CONFIG_PREEMPT_DYNAMIC=y \
-	CONFIG_FAIR_GROUP_SCHED=y CONFIG_SCHED_AUTOGROUP=y CONFIG_SCHEDSTATS=y; do
-	check "config has $opt" has "$opt"
-done
-check "autogroup sysctl present" test -f /proc/sys/kernel/sched_autogroup_enabled
-check "cgroup v2 offers the cpu controller" grep -qw cpu /sys/fs/cgroup/cgroup.controllers
-check "loopback is up" bash -c "ip -o link show lo | grep -q UP"
-
 knob=/sys/kernel/sched_compat_yield
 event=/sys/kernel/tracing/events/sched/sched_yield_fair
-if [[ $SCY_PATCHED == 1 ]]; then
-	check "config has CONFIG_SCHED_COMPAT_YIELD=y" has CONFIG_SCHED_COMPAT_YIELD=y
-	# The boot parameter sets the initial value (tests/guest.sh boots the
-	# 6.1 guest with sched_compat_yield=1); nothing has changed it yet.
-	boot=$(sed -n 's/.*sched_compat_yield=\([01]\).*/\1/p' /proc/cmdline)
-	check "knob $knob exists, ${boot:-0} at boot (sched_compat_yield=${boot:-absent})" \
-		test "$(cat $knob 2>/dev/null)" = "${boot:-0}"
-	check "sysctl kernel.sched_compat_yield agrees" \
-		test "$(cat /proc/sys/kernel/sched_compat_yield 2>/dev/null)" = "${boot:-0}"
-	echo 0 >$knob
-	# Documentation/admin-guide.md, sections 2 and 5, as an admin types them.
-	echo 1 > /sys/kernel/sched_compat_yield
-	check "admin guide: echo 1 > /sys/kernel/sched_compat_yield turns it on" test "$(cat $knob)" = 1
-	echo 0 > /sys/kernel/sched_compat_yield
-	check "admin guide: echo 0 > /sys/kernel/sched_compat_yield rolls back" test "$(cat $knob)" = 0
-	if command -v sysctl >/dev/null 2>&1; then
-		sysctl -q -w kernel.sched_compat_yield=1
-		check "admin guide: sysctl -w kernel.sched_compat_yield=1 turns it on" test "$(cat $knob)" = 1
-		# the line the guide puts in /etc/sysctl.d/90-compat-yield.conf
-		echo 'kernel.sched_compat_yield = 0' >/tmp/90-compat-yield.conf
-		sysctl -q -p /tmp/90-compat-yield.conf
-		check "admin guide: 'kernel.sched_compat_yield = 0' in a sysctl.d file is read by sysctl -p" \
-			test "$(cat $knob)" = 0
+# the blocks and the two kselftests
+plan 7
+
+guest_block() {
+	plan 11
+	check "guest sees at least 2 CPUs" test "$(nproc)" -ge 2
+	check "kernel is Debian's $SCY_KVER" test "${SCY_KVER}" = "$(uname -r | cut -d. -f1,2)"
+	for opt in CONFIG_HZ_250=y CONFIG_PREEMPT_VOLUNTARY=y CONFIG_PREEMPT_DYNAMIC=y \
+		CONFIG_FAIR_GROUP_SCHED=y CONFIG_SCHED_AUTOGROUP=y CONFIG_SCHEDSTATS=y; do
+		check "config has $opt" has "$opt"
+	done
+	check "autogroup sysctl present" test -f /proc/sys/kernel/sched_autogroup_enabled
+	check "cgroup v2 offers the cpu controller" grep -qw cpu /sys/fs/cgroup/cgroup.controllers
+	check "loopback is up" bash -c "ip -o link show lo | grep -q UP"
+}
+
+knob_block() {
+	if [[ $SCY_PATCHED == 1 ]]; then
+		plan 16
+		check "config has CONFIG_SCHED_COMPAT_YIELD=y" has CONFIG_SCHED_COMPAT_YIELD=y
+		# The boot parameter sets the initial value (tests/guest.sh boots the
+		# 6.1 guest with sched_compat_yield=1); nothing has changed it yet.
+		boot=$(sed -n 's/.*sched_compat_yield=\([01]\).*/\1/p' /proc/cmdline)
+		check "knob $knob exists, ${boot:-0} at boot (sched_compat_yield=${boot:-absent})" \
+			test "$(cat $knob 2>/dev/null)" = "${boot:-0}"
+		check "sysctl kernel.sched_compat_yield agrees" \
+			test "$(cat /proc/sys/kernel/sched_compat_yield 2>/dev/null)" = "${boot:-0}"
+		echo 0 >$knob
+		# Documentation/admin-guide.md, sections 2 and 5, as an admin types them.
+		echo 1 > /sys/kernel/sched_compat_yield
+		check "admin guide: echo 1 > /sys/kernel/sched_compat_yield turns it on" test "$(cat $knob)" = 1
+		echo 0 > /sys/kernel/sched_compat_yield
+		check "admin guide: echo 0 > /sys/kernel/sched_compat_yield rolls back" test "$(cat $knob)" = 0
+		if command -v sysctl >/dev/null 2>&1; then
+			sysctl -q -w kernel.sched_compat_yield=1
+			check "admin guide: sysctl -w kernel.sched_compat_yield=1 turns it on" test "$(cat $knob)" = 1
+			# the line the guide puts in /etc/sysctl.d/90-compat-yield.conf
+			echo 'kernel.sched_compat_yield = 0' >/tmp/90-compat-yield.conf
+			sysctl -q -p /tmp/90-compat-yield.conf
+			check "admin guide: 'kernel.sched_compat_yield = 0' in a sysctl.d file is read by sysctl -p" \
+				test "$(cat $knob)" = 0
+		else
+			skip "admin guide: sysctl -w kernel.sched_compat_yield=1 turns it on" "no sysctl command"
+			skip "admin guide: a sysctl.d file is read by sysctl -p" "no sysctl command"
+		fi
+		echo 2 >$knob 2>/dev/null
+		rc=$?
+		check "admin guide: writing 2 fails ($rc) and leaves the value as it was" \
+			test $rc -ne 0 -a "$(cat $knob)" = 0
+		echo 0 >$knob
+		# 2 x 10000 random writes (valid values, near misses, random bytes up
+		# to a page) to the sysfs file and the sysctl, and non-root writes.
+		knob_fuzz "$SCY_BIN/tests" 10000
+		# SCY_STORM_WRITES (default 10000) writes of 1 and 0 from 4 processes
+		# at once, two through the sysfs file and two through the sysctl: every
+		# write succeeds, the last one written is what both files read, and the
+		# kernel logs no warning (the setter serialises its static key flips).
+		knob_storm "$SCY_BIN/tests" "${SCY_STORM_WRITES:-10000}"
+		# A SCHED_BATCH yielder alone in its autogroup: stock yield_task_fair()
+		# updates neither the rq clock nor curr for SCHED_BATCH, and the compat
+		# yield acts at the level above the autogroup, beside a hog.
+		yield_own_autogroup "$SCY_BIN/tests" 2 batch
+		# The series adds a bare tracepoint, without a trace event (no tracefs
+		# ABI); yield_stats defines the event (checked below).
+		check "no trace event sched:sched_yield_fair without yield_stats (the tracepoint is bare)" \
+			test ! -e $event
+	else
+		plan 1
+		check "stock kernel has no knob" test ! -e $knob
 	fi
-	echo 2 >$knob 2>/dev/null
-	rc=$?
-	check "admin guide: writing 2 fails ($rc) and leaves the value as it was" \
-		test $rc -ne 0 -a "$(cat $knob)" = 0
-	echo 0 >$knob
-	# 2 x 10000 random writes (valid values, near misses, random bytes up
-	# to a page) to the sysfs file and the sysctl, and non-root writes.
-	knob_fuzz "$SCY_BIN/tests" 10000
-	# SCY_STORM_WRITES (default 10000) writes of 1 and 0 from 4 processes
-	# at once, two through the sysfs file and two through the sysctl: every
-	# write succeeds, the last one written is what both files read, and the
-	# kernel logs no warning (the setter serialises its static key flips).
-	knob_storm "$SCY_BIN/tests" "${SCY_STORM_WRITES:-10000}"
-	# A SCHED_BATCH yielder alone in its autogroup: stock yield_task_fair()
-	# updates neither the rq clock nor curr for SCHED_BATCH, and the compat
-	# yield acts at the level above the autogroup, beside a hog.
-	yield_own_autogroup "$SCY_BIN/tests" 2 batch
-	# The series adds a bare tracepoint, without a trace event (no tracefs
-	# ABI); yield_stats defines the event (checked below).
-	check "no trace event sched:sched_yield_fair without yield_stats (the tracepoint is bare)" \
-		test ! -e $event
-else
-	check "stock kernel has no knob" test ! -e $knob
-fi
+}
 
 # The yield statistics module (module/): counts, reset, load/unload.
 S=/sys/kernel/yield_stats
-if [[ -f ${SCY_MODULE:-} ]]; then
-	get() { cat $S/"$1" 2>/dev/null; }
-	check "yield_stats loads" insmod "$SCY_MODULE"
-	check "/sys/kernel/yield_stats holds exactly the files sysfs-abi/sysfs-kernel-yield_stats documents" \
-		test "$(ls $S | sort | tr '\n' ' ')" = \
-		"$(sed -n 's#^What:[[:space:]]*/sys/kernel/yield_stats/##p' sysfs-abi/sysfs-kernel-yield_stats | sort | tr '\n' ' ')"
-	check "yield_stats sysfs modes: counters 0444, reset 0200, filter_pid 0644" \
-		test "$(stat -c %a $S/yields $S/reset $S/filter_pid 2>/dev/null | tr '\n' ' ')" = "444 200 644 "
-	if [[ $SCY_PATCHED == 1 ]]; then
-		check "yield_stats sees the sched_yield_fair_tp tracepoint" test "$(get compat_available)" = 1
-		# The module's trace event reports each yield, with compat=1 only while
-		# the knob is 1.
-		check "yield_stats defines the trace event sched:sched_yield_fair" test -d $event
-		if [[ -d $event && -x $SCY_BIN/yield-share ]]; then
-			T=/sys/kernel/tracing
-			for k in 0 1; do
-				echo 0 >$T/tracing_on
-				echo >$T/trace
-				echo 1 >$event/enable
-				echo 1 >$T/tracing_on
-				"$SCY_BIN/yield-share" -d 1 -n 1 -k $k -f kv >/dev/null 2>&1
-				echo 0 >$T/tracing_on
-				echo 0 >$event/enable
-				c1=$(grep -c 'sched_yield_fair:.* compat=1' $T/trace)
-				c0=$(grep -c 'sched_yield_fair:.* compat=0' $T/trace)
-				echo "# knob=$k: $c1 yields traced with compat=1, $c0 with compat=0"
-				if [[ $k == 1 ]]; then
-					check "knob 1: yields traced with compat=1" test "$c1" -gt 0
-				else
-					check "knob 0: yields traced, none with compat=1" test "$c0" -gt 0 -a "$c1" -eq 0
-				fi
-				check "yield-share -k $k put the knob back to 0" test "$(cat $knob)" = 0
-			done
+module_block() {
+	if [[ -f ${SCY_MODULE:-} ]]; then
+		# 21 checks on a patched kernel, 12 on a stock one
+		if [[ $SCY_PATCHED == 1 ]]; then plan 21; else plan 12; fi
+		get() { cat $S/"$1" 2>/dev/null; }
+		check "yield_stats loads" insmod "$SCY_MODULE"
+		check "/sys/kernel/yield_stats holds exactly the files sysfs-abi/sysfs-kernel-yield_stats documents" \
+			test "$(ls $S | sort | tr '\n' ' ')" = \
+			"$(sed -n 's#^What:[[:space:]]*/sys/kernel/yield_stats/##p' sysfs-abi/sysfs-kernel-yield_stats | sort | tr '\n' ' ')"
+		check "yield_stats sysfs modes: counters 0444, reset 0200, filter_pid 0644" \
+			test "$(stat -c %a $S/yields $S/reset $S/filter_pid 2>/dev/null | tr '\n' ' ')" = "444 200 644 "
+		if [[ $SCY_PATCHED == 1 ]]; then
+			check "yield_stats sees the sched_yield_fair_tp tracepoint" test "$(get compat_available)" = 1
+			# The module's trace event reports each yield, with compat=1 only while
+			# the knob is 1.
+			check "yield_stats defines the trace event sched:sched_yield_fair" test -d $event
+			if [[ -d $event && -x $SCY_BIN/yield-share ]]; then
+				T=/sys/kernel/tracing
+				for k in 0 1; do
+					echo 0 >$T/tracing_on
+					echo >$T/trace
+					echo 1 >$event/enable
+					echo 1 >$T/tracing_on
+					"$SCY_BIN/yield-share" -d 1 -n 1 -k $k -f kv >/dev/null 2>&1
+					echo 0 >$T/tracing_on
+					echo 0 >$event/enable
+					c1=$(grep -c 'sched_yield_fair:.* compat=1' $T/trace)
+					c0=$(grep -c 'sched_yield_fair:.* compat=0' $T/trace)
+					echo "# knob=$k: $c1 yields traced with compat=1, $c0 with compat=0"
+					if [[ $k == 1 ]]; then
+						check "knob 1: yields traced with compat=1" test "$c1" -gt 0
+					else
+						check "knob 0: yields traced, none with compat=1" test "$c0" -gt 0 -a "$c1" -eq 0
+					fi
+					check "yield-share -k $k put the knob back to 0" test "$(cat $knob)" = 0
+				done
+			else
+				for k in 0 1; do
+					skip "knob $k: yields traced by the module's event" "no event directory $event or no yield-share"
+					skip "yield-share -k $k put the knob back to 0" "not run"
+				done
+			fi
+			# the counts below are those of this run alone
+			echo 1 >$S/reset
+			kv=$("$SCY_BIN/yield-share" -d 1 -n 1 -k 1 -f kv 2>&1)
+			y=$(get yields) e=$(get effective) c=$(get compat)
+			mline=$(grep '^module yields=' <<<"$kv")
+			echo "# yield-share: $mline"
+			check "yield-share reports the module's effective share, >= 0.99" \
+				awk -v l="$mline" 'BEGIN { n = split(l, a, /[ =]/); exit !(n >= 7 && a[7] >= 0.99) }'
+			echo "# knob 1, 1 hog: yields=$y effective=$e compat=$c ineffective=$(get ineffective) lost=$(get lost)"
+			check "knob 1, 1 hog: >= 99% of the yields were effective ($e of $y)" \
+				test "${y:-0}" -gt 0 -a $((100 * ${e:-0})) -ge $((99 * ${y:-1}))
+			# These counters take every task's yields (no filter_pid), and the
+			# yielder may call sched_yield() once before the hog, released at
+			# the same moment, is runnable: such a yield finds no rival and
+			# moves nothing. yield-stats-test below checks exact counts for
+			# one task against an always-runnable hog.
+			check "knob 1: >= 99% of the counted yields applied compat ($c of $y)" \
+				test "${y:-0}" -gt 0 -a $((100 * ${c:-0})) -ge $((99 * ${y:-1})) -a "${c:-0}" -le "${y:-0}"
+		else
+			check "yield_stats on a stock kernel: compat unavailable" test "$(get compat_available)" = 0
 		fi
-		# the counts below are those of this run alone
+		"$SCY_BIN/yield-share" -d 1 -n 0 -f kv >/dev/null 2>&1
+		check "a lone yielder's yields are ineffective ($(get ineffective))" test "$(get ineffective)" -gt 0
 		echo 1 >$S/reset
-		kv=$("$SCY_BIN/yield-share" -d 1 -n 1 -k 1 -f kv 2>&1)
-		y=$(get yields) e=$(get effective) c=$(get compat)
-		mline=$(grep '^module yields=' <<<"$kv")
-		echo "# yield-share: $mline"
-		check "yield-share reports the module's effective share, >= 0.99" \
-			awk -v l="$mline" 'BEGIN { n = split(l, a, /[ =]/); exit !(n >= 7 && a[7] >= 0.99) }'
-		echo "# knob 1, 1 hog: yields=$y effective=$e compat=$c ineffective=$(get ineffective) lost=$(get lost)"
-		check "knob 1, 1 hog: >= 99% of the yields were effective ($e of $y)" \
-			test "${y:-0}" -gt 0 -a $((100 * ${e:-0})) -ge $((99 * ${y:-1}))
-		# These counters take every task's yields (no filter_pid), and the
-		# yielder may call sched_yield() once before the hog, released at
-		# the same moment, is runnable: such a yield finds no rival and
-		# moves nothing. yield-stats-test below checks exact counts for
-		# one task against an always-runnable hog.
-		check "knob 1: >= 99% of the counted yields applied compat ($c of $y)" \
-			test "${y:-0}" -gt 0 -a $((100 * ${c:-0})) -ge $((99 * ${y:-1})) -a "${c:-0}" -le "${y:-0}"
+		check "reset zeroes the counters" test "$(get yields)$(get effective)$(get ineffective)" = 000
+		check "reset refuses anything but 1" bash -c "! echo 2 >$S/reset"
+		# Exact counts with filter_pid (alone, against a hog, against another
+		# yielder, two threads), reset and filter_pid refused to uid 65534:
+		# userspace/yield-stats-test, at each knob value.
+		knobs=(keep)
+		[[ $SCY_PATCHED == 1 ]] && knobs=(0 1)
+		for k in "${knobs[@]}"; do
+			echo "# running yield-stats-test -n 500 -k $k"
+			"$SCY_BIN/yield-stats-test" -n 500 -k "$k" >"$SCY_RESULTS/yield-stats-test-$k.tap" 2>&1
+			rc=$?
+			sed 's/^/  /' "$SCY_RESULTS/yield-stats-test-$k.tap"
+			check "yield-stats-test -k $k passed (exit status $rc)" test $rc = 0
+		done
+		check "yield_stats unloads" rmmod yield_stats
+		# Load and unload while stress-ng yields on both CPUs; the guest's dmesg
+		# is checked for warnings and oopses by vm/run.sh. stress-ng writes its
+		# temporary files to the working directory, read-only here: /tmp.
+		cycles=${SCY_MODULE_CYCLES:-20}
+		leak=/sys/kernel/debug/kmemleak
+		kml=0
+		if has CONFIG_DEBUG_KMEMLEAK=y && [[ -w $leak ]]; then
+			kml=1
+			echo clear >$leak
+		fi
+		stress-ng --temp-path /tmp --yield 2 --timeout 600 --metrics-brief >"$SCY_RESULTS/stress-ng.log" 2>&1 &
+		sp=$!
+		bad=0 t0=$(date +%s.%N)
+		for i in $(seq "$cycles"); do
+			insmod "$SCY_MODULE" && rmmod yield_stats || bad=$((bad + 1))
+		done
+		secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+		check "stress-ng --yield ran through the load/unload cycles" kill -0 $sp
+		kill $sp 2>/dev/null
+		wait $sp 2>/dev/null
+		sed 's/^/# /' "$SCY_RESULTS/stress-ng.log"
+		check "$cycles load/unload cycles under stress-ng --yield in $secs s ($bad failed)" test $bad = 0
+		if [[ $kml == 1 ]]; then
+			# kmemleak reports objects at least 5 s old, after two scans
+			echo scan >$leak
+			echo scan >$leak
+			leaks=$(grep -c 'unreferenced object' $leak)
+			check "kmemleak: no leak after the load/unload cycles ($leaks)" test "$leaks" = 0
+		else
+			skip "kmemleak after the load/unload cycles" "kernel without CONFIG_DEBUG_KMEMLEAK (the debug guests have it)"
+		fi
 	else
-		check "yield_stats on a stock kernel: compat unavailable" test "$(get compat_available)" = 0
+		plan 1
+		not_ok "module/yield_stats.ko was not built"
 	fi
-	"$SCY_BIN/yield-share" -d 1 -n 0 -f kv >/dev/null 2>&1
-	check "a lone yielder's yields are ineffective ($(get ineffective))" test "$(get ineffective)" -gt 0
-	echo 1 >$S/reset
-	check "reset zeroes the counters" test "$(get yields)$(get effective)$(get ineffective)" = 000
-	check "reset refuses anything but 1" bash -c "! echo 2 >$S/reset"
-	# Exact counts with filter_pid (alone, against a hog, against another
-	# yielder, two threads), reset and filter_pid refused to uid 65534:
-	# userspace/yield-stats-test, at each knob value.
-	knobs=(keep)
-	[[ $SCY_PATCHED == 1 ]] && knobs=(0 1)
-	for k in "${knobs[@]}"; do
-		echo "# running yield-stats-test -n 500 -k $k"
-		"$SCY_BIN/yield-stats-test" -n 500 -k "$k" >"$SCY_RESULTS/yield-stats-test-$k.tap" 2>&1
-		rc=$?
-		sed 's/^/  /' "$SCY_RESULTS/yield-stats-test-$k.tap"
-		check "yield-stats-test -k $k passed (exit status $rc)" test $rc = 0
-	done
-	check "yield_stats unloads" rmmod yield_stats
-	# Load and unload while stress-ng yields on both CPUs; the guest's dmesg
-	# is checked for warnings and oopses by vm/run.sh. stress-ng writes its
-	# temporary files to the working directory, read-only here: /tmp.
-	cycles=${SCY_MODULE_CYCLES:-20}
-	leak=/sys/kernel/debug/kmemleak
-	kml=0
-	if has CONFIG_DEBUG_KMEMLEAK=y && [[ -w $leak ]]; then
-		kml=1
-		echo clear >$leak
-	fi
-	stress-ng --temp-path /tmp --yield 2 --timeout 600 --metrics-brief >"$SCY_RESULTS/stress-ng.log" 2>&1 &
-	sp=$!
-	bad=0 t0=$(date +%s.%N)
-	for i in $(seq "$cycles"); do
-		insmod "$SCY_MODULE" && rmmod yield_stats || bad=$((bad + 1))
-	done
-	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-	check "stress-ng --yield ran through the load/unload cycles" kill -0 $sp
-	kill $sp 2>/dev/null
-	wait $sp 2>/dev/null
-	sed 's/^/# /' "$SCY_RESULTS/stress-ng.log"
-	check "$cycles load/unload cycles under stress-ng --yield in $secs s ($bad failed)" test $bad = 0
-	if [[ $kml == 1 ]]; then
-		# kmemleak reports objects at least 5 s old, after two scans
-		echo scan >$leak
-		echo scan >$leak
-		leaks=$(grep -c 'unreferenced object' $leak)
-		check "kmemleak: no leak after the load/unload cycles ($leaks)" test "$leaks" = 0
-	else
-		skip "kmemleak after the load/unload cycles" "kernel without CONFIG_DEBUG_KMEMLEAK (the debug guests have it)"
-	fi
-else
-	not_ok "module/yield_stats.ko was not built"
-fi
+}
 
 # The ping-pong sweep at its smallest (the figures: make bench-pingpong).
 # It checks the script, not the kernel, and takes about 20 s under TCG on
 # a loaded host: in the 6.12 guest only.
-if [[ $SCY_KVER != 6.12 ]]; then
-	:
-elif [[ -x $SCY_BIN/pingpong ]]; then
-	pp=$(mktemp -d)
-	prior=$(cat $knob 2>/dev/null)
-	want=9
-	[[ -e $knob ]] && want=18
-	SCY_BIN=$SCY_BIN bash "$(dirname "$0")/../userspace/bench-pingpong.sh" -F fig2 -r 1 -n 5 \
-		-o "$pp" 2>"$pp/err"
-	rc=$?
-	rows=$(($(wc -l <"$pp/pingpong.csv" 2>/dev/null || echo 1) - 1))
-	check "bench-pingpong.sh -F fig2 -r 1 -n 5: $want runs ($rows, exit status $rc)" \
-		test "$rc" = 0 -a "$rows" = "$want"
-	[[ $rc == 0 ]] || sed 's/^/# /' "$pp/err" | tail -n 5
-	check "bench-pingpong.sh put the knob back (${prior:-absent})" \
-		test "$(cat $knob 2>/dev/null)" = "$prior"
-	rm -rf "$pp"
-else
-	not_ok "userspace/pingpong was not built"
-fi
+pingpong_block() {
+	if [[ $SCY_KVER != 6.12 ]]; then
+		plan 1
+		skip "bench-pingpong.sh at its smallest" "run in the 6.12 guest only"
+	elif [[ -x $SCY_BIN/pingpong ]]; then
+		plan 2
+		pp=$(mktemp -d)
+		prior=$(cat $knob 2>/dev/null)
+		want=9
+		[[ -e $knob ]] && want=18
+		SCY_BIN=$SCY_BIN bash "$(dirname "$0")/../userspace/bench-pingpong.sh" -F fig2 -r 1 -n 5 \
+			-o "$pp" 2>"$pp/err"
+		rc=$?
+		rows=$(($(wc -l <"$pp/pingpong.csv" 2>/dev/null || echo 1) - 1))
+		check "bench-pingpong.sh -F fig2 -r 1 -n 5: $want runs ($rows, exit status $rc)" \
+			test "$rc" = 0 -a "$rows" = "$want"
+		[[ $rc == 0 ]] || sed 's/^/# /' "$pp/err" | tail -n 5
+		check "bench-pingpong.sh put the knob back (${prior:-absent})" \
+			test "$(cat $knob 2>/dev/null)" = "$prior"
+		rm -rf "$pp"
+	else
+		plan 1
+		not_ok "userspace/pingpong was not built"
+	fi
+}
 
 # The trace-cmd recipe of Documentation/tracing.md, as written there.
-if [[ $SCY_PATCHED == 1 && -e $knob ]]; then
-	. "$(dirname "${BASH_SOURCE[0]}")/guest-tracing.sh"
-fi
+tracing_block() {
+	if [[ $SCY_PATCHED == 1 && -e $knob ]]; then
+		. "$(dirname "${BASH_SOURCE[0]}")/guest-tracing.sh"
+	else
+		plan 1
+		skip "Documentation/tracing.md recipe" "a kernel without the series"
+	fi
+}
 
+subtest "the guest and its kernel's configuration" guest_block
+subtest "the knob: sysfs, sysctl, admin guide, fuzzing, concurrent writers, SCHED_BATCH" knob_block
+subtest "yield_stats: counts, trace event, reset, load/unload under stress" module_block
+subtest "bench-pingpong.sh at its smallest" pingpong_block
+subtest "Documentation/tracing.md's trace-cmd recipe" tracing_block
 # kselftests
 run_kselftest "$ST" compat_yield_abi
 run_kselftest "$ST" compat_yield_share -d "$SCY_SHARE_DURATION" -o "$SCY_RESULTS/share-$SCY_KVER.csv"
-echo "1..$n"

@@ -28,12 +28,16 @@ trace_report() {
 }
 
 if ! command -v trace-cmd >/dev/null; then
+	plan 1
 	skip "Documentation/tracing.md recipe" "trace-cmd is not installed"
 elif [[ ! -f ${SCY_MODULE:-} ]]; then
+	plan 1
 	skip "Documentation/tracing.md recipe" "module/yield_stats.ko was not built"
 elif ! insmod "$SCY_MODULE"; then
+	plan 1
 	not_ok "Documentation/tracing.md recipe: insmod yield_stats.ko"
 else
+	plan 7
 	prior_knob=$(cat $knob)
 	prior_ag=$(cat /proc/sys/kernel/sched_autogroup_enabled)
 	echo 1 >/proc/sys/kernel/sched_autogroup_enabled

@@ -9,6 +9,26 @@ plan() { echo "1..$1"; }
 # nest FILE: the TAP document FILE of another producer (a guest's suite),
 # indented as a subtest of this one
 nest() { sed 's/^/  /' "$1"; }
+# subtest NAME CMD...: run CMD, a block of the suite that prints its own
+# plan first and then its tests (numbered from 1), as a nested document;
+# then one test of this document: ok when the block ran as many tests as
+# it planned and none failed. CMD runs in a subshell: it changes no
+# variable of the suite.
+subtest() {
+	local name=$1 f planned ran failed
+	shift
+	f=$(mktemp)
+	(n=0 && "$@") >"$f" 2>&1
+	nest "$f"
+	# the plan, if it comes before the first test
+	planned=$(awk '/^1\.\.[0-9]+$/ { sub(/^1\.\./, ""); print; exit }
+		/^(not )?ok( |$)/ { exit }' "$f")
+	ran=$(grep -cE '^(not )?ok( |$)' "$f")
+	failed=$(grep -cE '^not ok( |$)' "$f")
+	rm -f "$f"
+	check "$name: $ran of ${planned:-(no plan first)} tests ran, $failed failed" \
+		test -n "$planned" -a "$ran" = "${planned:-x}" -a "$failed" = 0
+}
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
