@@ -37,9 +37,9 @@ start=$(date +%s)
 # 1 GiB: KASAN's shadow and kmemleak's scans grow with memory, and the
 # suite needs little. pci=noacpi: the guest kernels have no PCI MSI, so
 # virtio needs INTx routing, and under TCG the KASAN-instrumented ACPI
-# interpreter can run into AE_AML_LOOP_TIMEOUT evaluating _PRT (seen on a
-# loaded host): virtio then gets no IRQ and the 9p root mount waits for
-# ever. The BIOS's $PIR table gives the same routing without AML.
+# interpreter can run into AE_AML_LOOP_TIMEOUT evaluating _PRT on a loaded
+# host: virtio then gets no IRQ and the 9p root mount waits for ever. The
+# BIOS's $PIR table gives the same routing without AML.
 SCY_MEM=${SCY_DEBUG_MEM:-1024} bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout $((stress + ${SCY_DEBUG_TIMEOUT:-3600})) \
 	--append pci=noacpi \
 	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_MODULE="$mod/yield_stats.ko" \

@@ -20,12 +20,10 @@
 # userspace/bench-mpi-all.sh; given, only these run and their rows are
 # added to the step's existing mpi-all.csv), MPICH_POLLS (default 1:
 # mpich-ch3-y1's MPIR_CVAR_POLLS_BEFORE_YIELD), RESULTS, ICOUNT (default 0).
-# Under -icount with ITER=50 a run took 15-20 s of wall-clock time on 6.1
-# (one vCPU) and 20-40 s on 6.12 (two) here. The report covers the STEPS
-# given only: for the tables of several invocations, --report with all of
-# their STEPS. Before the guests, vm/build-mpich-ch3.sh builds MPICH with
-# ch3:nemesis (the mpich-ch3-* strategies) if it is not built yet: about
-# 8.5 minutes here, once.
+# The report covers the STEPS given only: for the tables of several
+# invocations, --report with all of their STEPS. Before the guests,
+# vm/build-mpich-ch3.sh builds MPICH with ch3:nemesis (the mpich-ch3-*
+# strategies) if it is not built yet, once (the README says how long).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -27,10 +27,8 @@
 # build directory; downloads as the calling user, whose files these are), so
 # nothing in /etc/apt changes and no root is needed. SCY_MPICH_SRC=DIR uses
 # DIR/mpich_VERSION.dsc (and its tarballs) instead, without network.
-# Build directory: $SCY_CACHE/mpich-ch3-build-VERSION (about 540 MB). It
-# took 8.5 minutes here from the source package to the install, on 2 cores
-# with a load average of 8-9 from other jobs (nice -n 5, make -j2;
-# SCY_JOBS=N for another -j).
+# Build directory: $SCY_CACHE/mpich-ch3-build-VERSION (about 540 MB); built
+# with nice -n 5 and make -j2 (SCY_JOBS=N for another -j).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

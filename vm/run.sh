@@ -16,9 +16,9 @@ set -euo pipefail
 kdir= out= tmo=600 append= mode=job cpus=${SCY_CPUS:-2} mem=${SCY_MEM:-2048}
 # TCG: one host thread per vCPU (multi, default: the vCPUs really run in
 # parallel, as benchmarks need) or all vCPUs on one thread (single). With
-# multi, QEMU 7.2 was seen once in ~15 boots to execute a stale int3 after
-# the kernel patched a static key at boot ("Oops: int3" in sched_clock_cpu,
-# before user space); make check uses single, which has no such race.
+# multi, QEMU 7.2 can execute a stale int3 while the kernel patches a static
+# key ("Oops: int3", e.g. in sched_clock_cpu at boot); make check uses
+# single, which has no such race.
 tcg_thread=${SCY_TCG_THREAD:-multi}
 [[ $tcg_thread == multi || $tcg_thread == single ]] || die "SCY_TCG_THREAD must be multi or single"
 # SCY_ICOUNT=SHIFT: TCG with -icount shift=SHIFT,sleep=off. The guest's clock
