@@ -73,7 +73,7 @@ run: deps
 	@bash vm/guest-run.sh '$(K)' '$(subst ','\'',$(value CMD))'
 
 demo: deps userspace selftests module
-	@bash vm/demo.sh
+	@bash bench/share/demo.sh
 
 check:
 	@bash tests/run-all.sh
@@ -90,7 +90,7 @@ check-debug: deps
 
 # Benchmarks in a guest of KVER (PATCHED=0: the stock baseline).
 bench-share bench-mpi: deps
-	@bash vm/bench.sh $(@:bench-%=%) $(KVER) $(PATCHED)
+	@bash bench/run.sh $(@:bench-%=%) $(KVER) $(PATCHED)
 
 # The cost benchmarks count instructions: QEMU's -icount makes guest time
 # the number of executed instructions (vm/run.sh). ICOUNT= (empty) measures
@@ -99,11 +99,11 @@ bench-share bench-mpi: deps
 ICOUNT ?= 0
 cost_duration = $(if $(filter command line environment,$(origin DURATION)),$(DURATION),1)
 bench-cost: deps
-	@SCY_ICOUNT=$(ICOUNT) DURATION=$(cost_duration) bash vm/bench.sh cost $(KVER) $(PATCHED)
+	@SCY_ICOUNT=$(ICOUNT) DURATION=$(cost_duration) bash bench/run.sh cost $(KVER) $(PATCHED)
 
 # Knob-0 cost against the stock kernel: alternating stock/patched boots.
 bench-knoboff: deps
-	@SCY_ICOUNT=$(ICOUNT) DURATION=$(cost_duration) bash vm/bench-knoboff.sh $(KVER)
+	@SCY_ICOUNT=$(ICOUNT) DURATION=$(cost_duration) bash bench/cost/knoboff.sh $(KVER)
 
 # The seed paper's LIBRA figures with userspace/pingpong (Documentation/
 # pingpong.md): fig2 (one CPU) under -icount (ICOUNT), fig7 (two CPUs)
@@ -112,14 +112,14 @@ bench-knoboff: deps
 # the tables and figures in Documentation/results/pingpong-*.
 ICOUNT7 ?= 0
 bench-pingpong: deps
-	@ICOUNT=$(ICOUNT) ICOUNT7=$(ICOUNT7) bash vm/bench-pingpong.sh \
+	@ICOUNT=$(ICOUNT) ICOUNT7=$(ICOUNT7) bash bench/pingpong/run.sh \
 		$(if $(filter all,$(KVER)),all,$(KVER) $(PATCHED))
 bench-pingpong-all: deps
-	@ICOUNT=$(ICOUNT) ICOUNT7=$(ICOUNT7) bash vm/bench-pingpong.sh all
+	@ICOUNT=$(ICOUNT) ICOUNT7=$(ICOUNT7) bash bench/pingpong/run.sh all
 
 # Open MPI (yield_when_idle 0 and 1) and MPICH (Debian's ch4:ucx, and
 # ch3:nemesis with MPIR_CVAR_POLLS_BEFORE_YIELD 0 and MPICH_POLLS, built
-# from Debian's source by vm/build-mpich-ch3.sh into $SCY_CACHE on first use:
+# from Debian's source by bench/mpi-all/build-mpich-ch3.sh into $SCY_CACHE on first use:
 # 8.5 minutes here, once) oversubscribed in guests of both kernels under
 # -icount: 2 ranks on one CPU, 4 on two, a SCHED_IDLE co-runner, a hog in
 # another autogroup, and the 4 ranks of 6.1 under plain TCG
@@ -127,14 +127,14 @@ bench-pingpong-all: deps
 # 6.1-patched-lat4tcg 6.12-stock 6.12-patched"), REPS, ITER, PARTS, LIBS
 # (only these wait strategies, added to the existing results).
 bench-mpi-all: deps userspace
-	@ICOUNT=$(ICOUNT) bash vm/bench-mpi-all.sh $(STEPS)
+	@ICOUNT=$(ICOUNT) bash bench/mpi-all/run.sh $(STEPS)
 
 # What the yield_stats module costs: yield-cost with the module off and on,
 # alternating in one boot, instruction counts (ICOUNT as for bench-cost).
 # REPS runs per phase (default 3), ROUNDS on-phases (default 2).
 bench-module: deps
 	@SCY_ICOUNT=$(ICOUNT) DURATION=$(cost_duration) REPS=$${REPS:-3} \
-		bash vm/bench.sh module $(KVER) $(PATCHED)
+		bash bench/run.sh module $(KVER) $(PATCHED)
 
 # The time away per sched_yield() (kselftest compat_yield_latency) in
 # one-CPU guests under -icount, knob 0 and 1: bench/latency/run.sh.
@@ -144,7 +144,7 @@ bench-latency: deps
 		bash bench/latency/run.sh $(KERNELS)
 
 checkpatch: deps
-	@bash vm/checkpatch.sh
+	@bash kernel-patches/tools/checkpatch.sh
 
 clean:
 	rm -rf $(RESULTS)

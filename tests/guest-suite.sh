@@ -216,21 +216,21 @@ module_block() {
 pingpong_block() {
 	if [[ $SCY_KVER != 6.12 ]]; then
 		plan 1
-		skip "bench-pingpong.sh at its smallest" "run in the 6.12 guest only"
+		skip "bench/pingpong/guest.sh at its smallest" "run in the 6.12 guest only"
 	elif [[ -x $SCY_BIN/pingpong ]]; then
 		plan 2
 		pp=$(mktemp -d)
 		prior=$(cat $knob 2>/dev/null)
 		want=9
 		[[ -e $knob ]] && want=18
-		SCY_BIN=$SCY_BIN bash "$(dirname "$0")/../userspace/bench-pingpong.sh" -F fig2 -r 1 -n 5 \
+		SCY_BIN=$SCY_BIN bash "$(dirname "$0")/../bench/pingpong/guest.sh" -F fig2 -r 1 -n 5 \
 			-o "$pp" 2>"$pp/err"
 		rc=$?
 		rows=$(($(wc -l <"$pp/pingpong.csv" 2>/dev/null || echo 1) - 1))
-		check "bench-pingpong.sh -F fig2 -r 1 -n 5: $want runs ($rows, exit status $rc)" \
+		check "bench/pingpong/guest.sh -F fig2 -r 1 -n 5: $want runs ($rows, exit status $rc)" \
 			test "$rc" = 0 -a "$rows" = "$want"
 		[[ $rc == 0 ]] || sed 's/^/# /' "$pp/err" | tail -n 5
-		check "bench-pingpong.sh put the knob back (${prior:-absent})" \
+		check "bench/pingpong/guest.sh put the knob back (${prior:-absent})" \
 			test "$(cat $knob 2>/dev/null)" = "$prior"
 		rm -rf "$pp"
 	else
@@ -252,7 +252,7 @@ tracing_block() {
 subtest "the guest and its kernel's configuration" guest_block
 subtest "the knob: sysfs, sysctl, admin guide, fuzzing, concurrent writers, SCHED_BATCH" knob_block
 subtest "yield_stats: counts, trace event, reset, load/unload under stress" module_block
-subtest "bench-pingpong.sh at its smallest" pingpong_block
+subtest "bench/pingpong/guest.sh at its smallest" pingpong_block
 subtest "Documentation/tracing.md's trace-cmd recipe" tracing_block
 # kselftests
 run_kselftest "$ST" compat_yield_abi

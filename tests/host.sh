@@ -50,7 +50,7 @@ for pdir in kernel-patches/v*/; do
 	differ=$(for f in $(git ls-files selftests/sched_compat_yield); do
 		added_file "$spatch" "tools/testing/$f" | cmp -s - "$f" || echo "${f##*/}"
 	done)
-	check "$v: the series adds exactly selftests/sched_compat_yield${differ:+ (differs: $differ; run vm/selftests-commit.sh $kver)}" \
+	check "$v: the series adds exactly selftests/sched_compat_yield${differ:+ (differs: $differ; run kernel-patches/tools/selftests-commit.sh $kver)}" \
 		test -n "$spatch" -a -z "$differ"
 
 	# Apply to a copy of the touched files of Debian's tree, both ways.
@@ -232,7 +232,7 @@ links=$(python3 tests/mdlinks.py .)
 check "Markdown links resolve: $(tail -n 1 <<<"$links")$(grep -m 3 'broken link' <<<"$links" | sed 's/^/; /' | tr -d '\n')" \
 	grep -q ', 0 broken$' <<<"$links"
 # Every SCY_* variable a script or the Makefile reads is in the variables page.
-undoc=$(grep -rhoE 'SCY_[A-Z][A-Z0-9_]*' Makefile vm tests bench userspace --include='*.sh' --include=Makefile --include='*.py' --include=guest-init |
+undoc=$(grep -rhoE 'SCY_[A-Z][A-Z0-9_]*' Makefile vm tests bench userspace kernel-patches/tools --include='*.sh' --include=Makefile --include='*.py' --include=guest-init |
 	sort -u | while read -r v; do grep -q "\`$v\`" Documentation/variables.md || echo "$v"; done | tr '\n' ' ')
 check "Documentation/variables.md lists every SCY_* variable the harness reads${undoc:+ (missing: $undoc)}" test -z "$undoc"
 # Committed reports are generated from their committed data: regenerate

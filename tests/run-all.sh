@@ -122,7 +122,7 @@ export SCY_FUZZ_WRITES=${SCY_FUZZ_WRITES:-2000}
 stage deps bash vm/deps.sh
 if want host; then
 	stage host bash tests/host.sh
-	stage checkpatch bash vm/checkpatch.sh
+	stage checkpatch bash kernel-patches/tools/checkpatch.sh
 fi
 # The stages of one kernel, a lane: its Debian packages (deb: small config,
 # extracted into a scratch root and used by DKMS; building them builds the

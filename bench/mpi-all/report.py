@@ -8,7 +8,7 @@ Reads DIR/mpi-all.csv (and accel, calibration.csv, mpich-ch3-polls) of
 each result directory (bench-mpi-all-KVER-FLAVOR); writes PREFIX-runs.csv,
 PREFIX.md and the gnuplot data PREFIX-latency.dat, PREFIX-harvest.dat.
 SCY_REPORT_UNIT names the time unit (instructions under -icount or plain
-TCG time). vm/mpi-all-report.sh runs it and draws the figures.
+TCG time). bench/mpi-all/report.sh runs it and draws the figures.
 """
 import csv, os, statistics, sys
 
@@ -53,7 +53,7 @@ with open(prefix + '-runs.csv', 'w', newline='') as f:
     w.writerows(rows)
 
 libs = ['openmpi-y0', 'openmpi-y1', 'mpich']
-# the ch3:nemesis MPICH (vm/build-mpich-ch3.sh) only where it ran
+# the ch3:nemesis MPICH (bench/mpi-all/build-mpich-ch3.sh) only where it ran
 libs += [l for l in ('mpich-ch3-y0', 'mpich-ch3-y1') if any(r['lib'] == l for r in rows)]
 pv = sorted(set(polls.values()))
 libname = {'openmpi-y0': 'Open MPI, yield_when_idle 0',

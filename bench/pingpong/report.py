@@ -7,7 +7,7 @@ usage: report.py PREFIX DIR... [--no-plot]
 
 DIR are bench-pingpong-KVER-FLAVOR result directories with fig2/ and/or
 fig7/ inside; writes PREFIX-fig2{-runs.csv,.csv,.md,.png} and the same for
-fig7. vm/pingpong-report.sh checks its arguments and runs it. With --runs,
+fig7. bench/pingpong/report.sh checks its arguments and runs it. With --runs,
 the runs come from RUNS_PREFIX-fig2-runs.csv and RUNS_PREFIX-fig7-runs.csv,
 a report's own list of every run: the same runs always give the same
 tables (tests/host.sh regenerates the committed ones and compares).
@@ -136,7 +136,7 @@ TERM = """if (strstrt(GPVAL_TERMINALS, "pngcairo")) {
 }
 set output "%s"
 """
-# knob 0: blues, knob 1: reds, stock: greys (as plot-share.gp); 6.1 lighter
+# knob 0: blues, knob 1: reds, stock: greys (as bench/share/plot.gp); 6.1 lighter
 COLORS = {("6.12", "0"): "#2166ac", ("6.1", "0"): "#92c5de",
           ("6.12", "1"): "#b2182b", ("6.1", "1"): "#f4a582",
           ("6.12", "stock"): "#404040", ("6.1", "stock"): "#bababa"}

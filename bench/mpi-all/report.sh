@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mpi-all-report.sh PREFIX DIR...: the tables and figures of the MPI
-# benchmarks (userspace/bench-mpi-all.sh) from the result directories DIR
+# bench/mpi-all/report.sh PREFIX DIR...: the tables and figures of the MPI
+# benchmarks (bench/mpi-all/guest.sh) from the result directories DIR
 # (results/bench-mpi-all-KVER-FLAVOR, in the order of the table columns).
 # Writes PREFIX-runs.csv (every run, a column for the kernel flavour and the
 # accelerator added), PREFIX.md (the tables) and PREFIX-latency.png,
@@ -11,12 +11,12 @@
 # FLAVOR-lat4tcg) get tables of their own, labelled plain TCG, and are left
 # out of the figures. The MPICH ch3 rows appear where such runs exist.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
-prefix=${1:?usage: mpi-all-report.sh PREFIX DIR...}
+. "$(dirname "$0")/../../vm/lib.sh"
+prefix=${1:?usage: bench/mpi-all/report.sh PREFIX DIR...}
 shift
-(($#)) || die "mpi-all-report.sh: no result directories"
+(($#)) || die "bench/mpi-all/report.sh: no result directories"
 for d in "$@"; do
-	[[ -f $d/mpi-all.csv ]] || die "mpi-all-report.sh: $d/mpi-all.csv missing"
+	[[ -f $d/mpi-all.csv ]] || die "bench/mpi-all/report.sh: $d/mpi-all.csv missing"
 done
 mkdir -p "$(dirname "$prefix")"
 # Times are instructions only when every run was under -icount (the

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-module.sh -m MODULE.ko [-R ROUNDS] [-r REPS] [-d SECONDS] [-o CSV]
+# bench/module/guest.sh -m MODULE.ko [-R ROUNDS] [-r REPS] [-d SECONDS] [-o CSV]
 #
 # What the yield_stats module costs the tasks it watches: the loop cost of
 # sched_yield() and of getppid() (yield-cost -m yield|getppid), with 1 task
@@ -18,16 +18,16 @@
 # ratio on/off. In each on-phase the module must count the yields (its
 # yields counter grows), or the script fails: an unloaded or idle module
 # would measure nothing.
-# Run as root (in a guest: make bench-module KVER=.., vm/bench.sh module).
+# Run as root (in a guest: make bench-module KVER=.., bench/run.sh module).
 # yield-cost is taken from $SCY_BIN (default: this script's directory).
 set -euo pipefail
 rounds=2 reps=3 dur=1 out=/dev/null mod=
 usage() {
-	echo "usage: bench-module.sh -m MODULE.ko [-R ROUNDS] [-r REPS] [-d SECONDS] [-o CSV]" >&2
+	echo "usage: bench/module/guest.sh -m MODULE.ko [-R ROUNDS] [-r REPS] [-d SECONDS] [-o CSV]" >&2
 	exit 2
 }
 die() {
-	echo "bench-module.sh: $*" >&2
+	echo "bench/module/guest.sh: $*" >&2
 	exit 1
 }
 while getopts "m:R:r:d:o:h" o; do
@@ -42,16 +42,16 @@ while getopts "m:R:r:d:o:h" o; do
 done
 shift $((OPTIND - 1))
 (($# == 0)) || usage
-[[ -n $mod ]] || { echo "bench-module.sh: -m MODULE.ko is required" >&2; usage; }
+[[ -n $mod ]] || { echo "bench/module/guest.sh: -m MODULE.ko is required" >&2; usage; }
 [[ -f $mod ]] || die "-m: no module file '$mod'"
 for v in "-R:$rounds" "-r:$reps"; do
 	[[ ${v#*:} =~ ^[1-9][0-9]*$ ]] ||
-		{ echo "bench-module.sh: ${v%%:*}: '${v#*:}' is not a positive integer" >&2; usage; }
+		{ echo "bench/module/guest.sh: ${v%%:*}: '${v#*:}' is not a positive integer" >&2; usage; }
 done
 [[ $dur =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ && ! $dur =~ ^[0.]+$ ]] ||
-	{ echo "bench-module.sh: -d: '$dur' is not a positive number of seconds" >&2; usage; }
+	{ echo "bench/module/guest.sh: -d: '$dur' is not a positive number of seconds" >&2; usage; }
 
-bin=${SCY_BIN:-$(dirname "$0")}
+bin=${SCY_BIN:-$(dirname "$0")/../../userspace}
 yc=$bin/yield-cost
 [[ -x $yc ]] || die "$yc not built (make -C userspace)"
 [[ $(id -u) == 0 ]] || die "run as root: the module is loaded and unloaded"

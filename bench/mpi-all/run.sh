@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-mpi-all.sh [STEP...]: userspace/bench-mpi-all.sh (Open MPI and MPICH
+# bench/mpi-all/run.sh [STEP...]: bench/mpi-all/guest.sh (Open MPI and MPICH
 # oversubscribed, a SCHED_IDLE co-runner, a hog in another autogroup) in
 # guests of both kernels under QEMU -icount (guest time = executed
 # instructions, see vm/run.sh), one guest at a time, then the tables and
-# the figure of Documentation/results/mpi.md (vm/mpi-all-report.sh).
+# the figure of Documentation/results/mpi.md (bench/mpi-all/report.sh).
 # STEPs (default 6.1-patched 6.1-patched-lat4tcg 6.12-stock 6.12-patched;
 # 6.1-stock is a further possible one). 6.1 hangs bringing up a second vCPU
 # under -icount, so its guests get one vCPU and skip the 4-rank part; 6.12
@@ -17,42 +17,48 @@
 # --report: no guests, only the report from the STEPs' existing results.
 # Environment: REPS (default 1), ITER (default 100), PARTS (default
 # "lat idle coloc lat4"), LIBS (default all wait strategies: see
-# userspace/bench-mpi-all.sh; given, only these run and their rows are
+# bench/mpi-all/guest.sh; given, only these run and their rows are
 # added to the step's existing mpi-all.csv), MPICH_POLLS (default 1:
 # mpich-ch3-y1's MPIR_CVAR_POLLS_BEFORE_YIELD), RESULTS, ICOUNT (default 0).
 # The report covers the STEPS given only: for the tables of several
 # invocations, --report with all of their STEPS. Before the guests,
-# vm/build-mpich-ch3.sh builds MPICH with ch3:nemesis (the mpich-ch3-*
+# bench/mpi-all/build-mpich-ch3.sh builds MPICH with ch3:nemesis (the mpich-ch3-*
 # strategies) if it is not built yet, once (the README says how long).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../vm/lib.sh"
 
 R=${RESULTS:-$SCY_REPO/results}
 report_only=0
 [[ ${1:-} == --report ]] && { report_only=1; shift; }
 steps=("$@")
 ((${#steps[@]})) || steps=(6.1-patched 6.1-patched-lat4tcg 6.12-stock 6.12-patched)
-if ((!report_only)); then
-	bash "$SCY_REPO/vm/build-mpich-ch3.sh" >/dev/null
-	make -s -C "$SCY_REPO" userspace RESULTS="$R" >&2
-fi
-dirs=()
-for s in "${steps[@]}"; do
-	IFS=- read -r kver flavor variant <<<"$s"
+# step_parse STEP: kver, p (1 patched, 0 stock) and variant of a STEP, or die
+step_parse() {
+	IFS=- read -r kver flavor variant <<<"$1"
 	kver_check "$kver"
 	case $flavor in
 	patched) p=1 ;;
 	stock) p=0 ;;
-	*) die "bench-mpi-all.sh: '$s' is not KVER-patched, KVER-stock or KVER-FLAVOR-lat4tcg" ;;
+	*) die "bench/mpi-all/run.sh: '$1' is not KVER-patched, KVER-stock or KVER-FLAVOR-lat4tcg" ;;
 	esac
 	[[ -z $variant || $variant == lat4tcg ]] ||
-		die "bench-mpi-all.sh: '$s': the only variant is lat4tcg"
+		die "bench/mpi-all/run.sh: '$1': the only variant is lat4tcg"
+}
+# every step is checked before anything is built or booted
+for s in "${steps[@]}"; do step_parse "$s"; done
+if ((!report_only)); then
+	bash "$SCY_REPO/bench/mpi-all/build-mpich-ch3.sh" >/dev/null
+	make -s -C "$SCY_REPO" userspace RESULTS="$R" >&2
+fi
+dirs=()
+for s in "${steps[@]}"; do
+	step_parse "$s"
 	dirs+=("$R/bench-mpi-all-$s")
 	((report_only)) && continue
 	if [[ $variant == lat4tcg ]]; then
 		log "=== $s: 2 vCPUs, plain multi-threaded TCG (times depend on the host's load) ==="
 		(unset SCY_ICOUNT; SCY_CPUS=2 REPS=${REPS:-3} ITER=${ITER:-50} PARTS=lat4 RESULTS=$R \
-			SCY_BENCH_OUT=$R/bench-mpi-all-$s bash "$SCY_REPO/vm/bench.sh" mpi-all "$kver" "$p")
+			SCY_BENCH_OUT=$R/bench-mpi-all-$s bash "$SCY_REPO/bench/run.sh" mpi-all "$kver" "$p")
 		continue
 	fi
 	cpus=2
@@ -60,6 +66,6 @@ for s in "${steps[@]}"; do
 	log "=== $s: $cpus vCPU(s), -icount shift=${ICOUNT:-0} ==="
 	SCY_ICOUNT=${ICOUNT:-0} SCY_CPUS=$cpus REPS=${REPS:-1} ITER=${ITER:-100} \
 		PARTS=${PARTS:-lat idle coloc lat4} RESULTS=$R \
-		bash "$SCY_REPO/vm/bench.sh" mpi-all "$kver" "$p"
+		bash "$SCY_REPO/bench/run.sh" mpi-all "$kver" "$p"
 done
-bash "$SCY_REPO/vm/mpi-all-report.sh" "$SCY_REPO/Documentation/results/mpi-all" "${dirs[@]}"
+bash "$SCY_REPO/bench/mpi-all/report.sh" "$SCY_REPO/Documentation/results/mpi-all" "${dirs[@]}"

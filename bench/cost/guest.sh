@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-cost.sh [-r REPS] [-d SECONDS] [-o CSV]
+# bench/cost/guest.sh [-r REPS] [-d SECONDS] [-o CSV]
 #
 # Cost of one loop iteration "counter++; syscall" with every task pinned to
 # one CPU (yield-cost): sched_yield() with 2, 100 and 1000 runnable tasks,
@@ -16,16 +16,16 @@
 # the threads column is 1 for yield-cost -t) and a summary of the medians
 # with the ratio ns(1000 tasks)/ns(2 tasks) for threads and for processes;
 # the <=2x verdict is on the threads ratio.
-# Run as root (in the test guest: vm/bench.sh cost KVER PATCHED).
+# Run as root (in the test guest: bench/run.sh cost KVER PATCHED).
 # yield-cost is taken from $SCY_BIN (default: this script's directory).
 set -euo pipefail
 reps=5 dur=2 out=/dev/null
 usage() {
-	echo "usage: bench-cost.sh [-r REPS] [-d SECONDS] [-o CSV]" >&2
+	echo "usage: bench/cost/guest.sh [-r REPS] [-d SECONDS] [-o CSV]" >&2
 	exit 2
 }
 die() {
-	echo "bench-cost.sh: $*" >&2
+	echo "bench/cost/guest.sh: $*" >&2
 	exit 1
 }
 while getopts "r:d:o:h" o; do
@@ -38,14 +38,14 @@ while getopts "r:d:o:h" o; do
 done
 shift $((OPTIND - 1))
 (($# == 0)) || usage
-[[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "bench-cost.sh: -r: '$reps' is not a positive integer" >&2; usage; }
+[[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "bench/cost/guest.sh: -r: '$reps' is not a positive integer" >&2; usage; }
 [[ $dur =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ && ! $dur =~ ^[0.]+$ ]] ||
-	{ echo "bench-cost.sh: -d: '$dur' is not a positive number of seconds" >&2; usage; }
+	{ echo "bench/cost/guest.sh: -d: '$dur' is not a positive number of seconds" >&2; usage; }
 
-bin=${SCY_BIN:-$(dirname "$0")}
+bin=${SCY_BIN:-$(dirname "$0")/../../userspace}
 yc=$bin/yield-cost
-[[ -x $yc ]] || { echo "bench-cost.sh: $yc not built (make -C userspace)" >&2; exit 2; }
-. "$(dirname "$0")/knob-sweep.sh"
+[[ -x $yc ]] || { echo "bench/cost/guest.sh: $yc not built (make -C userspace)" >&2; exit 2; }
+. "$(dirname "$0")/../knob-sweep.sh"
 # yield-cost -k sets and restores the knob itself; this covers the gaps
 knob_sweep_init
 # mode:tasks:threads, cheapest first

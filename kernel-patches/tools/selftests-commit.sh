@@ -2,17 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # selftests-commit.sh KVER: (re)make the last commit of the dev tree
-# (vm/dev-tree.sh KVER) from selftests/sched_compat_yield, so that the series
+# (kernel-patches/tools/dev-tree.sh KVER) from selftests/sched_compat_yield, so that the series
 # adds exactly the repo's selftests to tools/testing/selftests. Then run
-# vm/export-series.sh KVER. tests/host.sh checks that the two agree.
+# kernel-patches/tools/export-series.sh KVER. tests/host.sh checks that the two agree.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../vm/lib.sh"
 
 kver=${1:?usage: selftests-commit.sh KVER}
 kver_check "$kver"
 dir=$SCY_CACHE/dev/$kver
 subject="selftests/sched: Add sched_compat_yield tests"
-[[ -d $dir/.git ]] || die "no dev tree at $dir: run vm/dev-tree.sh $kver"
+[[ -d $dir/.git ]] || die "no dev tree at $dir: run kernel-patches/tools/dev-tree.sh $kver"
 if [[ $(git -C "$dir" log -1 --format=%s) == "$subject" ]]; then
 	git -C "$dir" reset -q --hard HEAD~1
 fi
@@ -85,4 +85,4 @@ and refuses non-root writers, and the prior value is restored.
 
 Signed-off-by: $(git -C "$dir" config user.name) <$(git -C "$dir" config user.email)>
 MSG
-bash "$SCY_REPO/vm/export-series.sh" "$kver"
+bash "$SCY_REPO/kernel-patches/tools/export-series.sh" "$kver"

@@ -6,7 +6,7 @@
 # tree, e.g. documented boot parameters and MAINTAINERS, run too). Any
 # error, warning or check fails. TAP output.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../vm/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

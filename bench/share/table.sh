@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# share-table.sh CSV: the share benchmark's CSV as a Markdown table. The last
+# bench/share/table.sh CSV: the share benchmark's CSV as a Markdown table. The last
 # column relates the yielder's CPU-time share to that of the same-group
 # 1-hog run at the same knob value (the floor: one loop iteration per slice).
 set -euo pipefail

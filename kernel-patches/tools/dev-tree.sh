@@ -6,7 +6,7 @@
 # patches (re-export them with `git format-patch`) and to check that the series
 # applies with git am. Default DIR: $SCY_CACHE/dev/KVER.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../vm/lib.sh"
 
 kver=${1:?usage: dev-tree.sh KVER [DIR]}
 kver_check "$kver"

@@ -30,7 +30,7 @@
 # Build directory: $SCY_CACHE/mpich-ch3-build-VERSION (about 540 MB); built
 # with nice -n 5 and make -j2 (SCY_JOBS=N for another -j).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../vm/lib.sh"
 
 command -v dpkg-query >/dev/null || die "build-mpich-ch3.sh: dpkg-query not found: this expects Debian 12"
 # The source version of the installed MPICH (libmpich12), e.g. 4.0.2-3

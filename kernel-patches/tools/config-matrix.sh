@@ -8,7 +8,7 @@
 # for comparison. A configuration fails if the patched tree warns more than
 # the stock one. TAP output. Needs the trees of `make kernel PATCHED=0|1`.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../vm/lib.sh"
 
 n=0 fail=0
 [[ $# -gt 0 ]] || set -- 6.12 6.1

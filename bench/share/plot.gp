@@ -3,7 +3,7 @@
 # Bar chart of the yielder's shares from a sched_compat_yield result CSV
 # (compat_yield_share -o FILE, or yield-share -f csv):
 #
-#   gnuplot -e "in='x.csv'; out='x.png'" userspace/plot-share.gp
+#   gnuplot -e "in='x.csv'; out='x.png'" bench/share/plot.gp
 #
 # For every scenario (x axis, in order of appearance) and every value of the
 # knob column (0, 1, or "stock" for a kernel without the knob; whichever
@@ -31,7 +31,7 @@ stats in using (collect(strcol("scenario"), strcol("knob"), \
 
 ns = words(scen)
 nk = words(knobs)
-if (ns < 1) { print "plot-share.gp: no data rows in ".in; exit }
+if (ns < 1) { print "bench/share/plot.gp: no data rows in ".in; exit }
 nser = 2 * nk				# bars per scenario
 bw = 0.8 / nser				# bar width
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-mpi-all.sh [-r REPS] [-n ITER] [-D DELAY_US] [-P PARTS] [-L LIBS]
+# bench/mpi-all/guest.sh [-r REPS] [-n ITER] [-D DELAY_US] [-P PARTS] [-L LIBS]
 #                  [-Y POLLS] [-a] [-o DIR]
 #
 # The MPI ping-pong (mpi-pingpong, rank 0 a straggler by DELAY_US) with real
@@ -15,7 +15,7 @@
 #               ch4 never reads it and libmpich.so does not call
 #               sched_yield() at all, so MPICH polls whatever it is set to.
 #   mpich-ch3-y0  MPICH of the same Debian source built with ch3:nemesis
-#               (vm/build-mpich-ch3.sh; mpi-pingpong-mpich-ch3 and its
+#               (bench/mpi-all/build-mpich-ch3.sh; mpi-pingpong-mpich-ch3 and its
 #               mpiexec-mpich-ch3), MPIR_CVAR_POLLS_BEFORE_YIELD=0 (polls)
 #   mpich-ch3-y1  the same, MPIR_CVAR_POLLS_BEFORE_YIELD=POLLS (-Y, default
 #               1): nemesis' blocking receive calls sched_yield() once
@@ -46,15 +46,15 @@
 # the samples of every run to DIR/samples/. rank_cpus: per rank, the CPU it
 # ran on at the start and at the end of the timed loop ("A:B/A:B/..", rank
 # order; ranks 2k and 2k+1 are a pair). Run as root, in a guest
-# (vm/bench.sh mpi-all). Binaries from $SCY_BIN (default: this directory).
+# (bench/run.sh mpi-all). Binaries from $SCY_BIN (default: this directory).
 set -euo pipefail
 reps=3 iters=200 delay=50 parts="lat lat4 idle coloc" out=. libs= polls=1 append=0
 usage() {
-	echo "usage: bench-mpi-all.sh [-r REPS] [-n ITER] [-D DELAY_US] [-P PARTS] [-L LIBS] [-Y POLLS] [-a] [-o DIR]" >&2
+	echo "usage: bench/mpi-all/guest.sh [-r REPS] [-n ITER] [-D DELAY_US] [-P PARTS] [-L LIBS] [-Y POLLS] [-a] [-o DIR]" >&2
 	exit 2
 }
 die() {
-	echo "bench-mpi-all.sh: $*" >&2
+	echo "bench/mpi-all/guest.sh: $*" >&2
 	exit 1
 }
 while getopts "r:n:D:P:L:Y:ao:h" o; do
@@ -77,7 +77,7 @@ done
 for p in $parts; do
 	case $p in lat | lat4 | idle | coloc) ;; *) die "-P: '$p' is not lat, lat4, idle or coloc" ;; esac
 done
-bin=${SCY_BIN:-$(dirname "$0")}
+bin=${SCY_BIN:-$(dirname "$0")/../../userspace}
 if [[ -z $libs ]]; then
 	libs="openmpi-y0 openmpi-y1 mpich"
 	[[ -x $bin/mpi-pingpong-mpich-ch3 ]] && libs+=" mpich-ch3-y0 mpich-ch3-y1"
@@ -95,7 +95,7 @@ for lib in "${libs[@]}"; do
 		command -v mpirun.mpich >/dev/null || die "mpirun.mpich not found (mpich)" ;;
 	mpich-ch3-y0 | mpich-ch3-y1)
 		[[ -x $bin/mpi-pingpong-mpich-ch3 && -x $bin/mpiexec-mpich-ch3 ]] ||
-			die "$bin/mpi-pingpong-mpich-ch3 not built (bash vm/build-mpich-ch3.sh, then make userspace)" ;;
+			die "$bin/mpi-pingpong-mpich-ch3 not built (bash bench/mpi-all/build-mpich-ch3.sh, then make userspace)" ;;
 	*) die "-L: '$lib' is not openmpi-y0, openmpi-y1, mpich, mpich-ch3-y0 or mpich-ch3-y1" ;;
 	esac
 done
@@ -103,7 +103,7 @@ done
 mpiexec_ch3=$(readlink -f "$bin/mpiexec-mpich-ch3" 2>/dev/null || true)
 [[ " ${libs[*]} " == *" mpich-ch3-y1 "* ]] && mkdir -p "$out" && echo "$polls" >"$out/mpich-ch3-polls"
 mkdir -p "$out/samples"
-. "$(dirname "$0")/knob-sweep.sh"
+. "$(dirname "$0")/../knob-sweep.sh"
 knob_sweep_init
 ncpu=$(nproc)
 cpu=$((ncpu - 1))

@@ -8,7 +8,7 @@
 # and lists the functions that only one build has and the common ones whose
 # instructions differ. Needs both kernels built (make kernel PATCHED=0|1).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../vm/lib.sh"
 
 kver=${1:?usage: objdiff.sh KVER [OBJ...]}
 shift

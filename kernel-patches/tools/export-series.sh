@@ -1,18 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# export-series.sh KVER: write the commits of the dev tree (vm/dev-tree.sh)
+# export-series.sh KVER: write the commits of the dev tree (kernel-patches/tools/dev-tree.sh)
 # back to kernel-patches/vKVER as a `git format-patch` series with a cover
 # letter whose subject and text come from kernel-patches/vKVER/cover.in
 # (first line: subject; rest: text).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../vm/lib.sh"
 
 kver=${1:?usage: export-series.sh KVER}
 kver_check "$kver"
 dir=$SCY_CACHE/dev/$kver
 pdir=$SCY_REPO/kernel-patches/v$kver
-[[ -d $dir/.git ]] || die "no dev tree at $dir: run vm/dev-tree.sh $kver"
+[[ -d $dir/.git ]] || die "no dev tree at $dir: run kernel-patches/tools/dev-tree.sh $kver"
 [[ -f $pdir/cover.in ]] || die "$pdir/cover.in is missing"
 rm -f "$pdir"/0*.patch
 git -C "$dir" format-patch -q --zero-commit --cover-letter --no-signature \

@@ -1,26 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh share|mpi|mpi-all|cost|module KVER PATCHED: boot that kernel (PATCHED=0: Debian's
+# bench/run.sh share|mpi|mpi-all|cost|module KVER PATCHED: boot that kernel (PATCHED=0: Debian's
 # stock source) and run one benchmark in the guest, side by side at knob 0
 # and 1 when the kernel has the knob. Results in results/bench-WHAT-KVER-FLAVOR/.
 #   share: compat_yield_share, DURATION s per run (table, CSV, PNG)
 #   mpi:   Open MPI ping-pong, 2 ranks on one CPU, 50 us straggler (REPS runs)
 #   mpi-all: Open MPI (yield_when_idle 0 and 1) and MPICH, 2 ranks on one CPU,
 #          4 on two, a SCHED_IDLE co-runner, a hog in another autogroup
-#          (userspace/bench-mpi-all.sh; REPS runs, ITER ping-pongs, PARTS;
+#          (bench/mpi-all/guest.sh; REPS runs, ITER ping-pongs, PARTS;
 #          LIBS: only these wait strategies, their rows added to the
 #          existing mpi-all.csv; MPICH_POLLS: mpich-ch3-y1's polls per yield).
 #          Run it under -icount (SCY_ICOUNT=0; 6.1 needs SCY_CPUS=1 there):
-#          vm/bench-mpi-all.sh does.
+#          bench/mpi-all/run.sh does.
 #   cost:  yield-cost, 2 vs 100 vs 1000 runnable tasks, loop throughput
 #   module: yield-cost with the yield_stats module not loaded and loaded,
 #          alternating in one boot (ROUNDS on-phases, REPS runs per phase)
 # SCY_BENCH_OUT=DIR: results in DIR instead.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../vm/lib.sh"
 
-what=${1:?usage: bench.sh share|mpi|cost|module KVER PATCHED}
+what=${1:?usage: bench/run.sh share|mpi|cost|module KVER PATCHED}
 kver=${2:-6.12}
 patched=${3:-1}
 RESULTS=${RESULTS:-$SCY_REPO/results}
@@ -37,29 +37,29 @@ share)
 	cmd="'$bin/selftests/compat_yield_share' -d $duration -o \$SCY_RESULTS/share.csv"
 	tmo=$(( duration * 12 + 300 )) ;;
 mpi)
-	cmd="SCY_BIN='$bin' bash userspace/bench-mpi.sh -r $reps -n ${ITER:-2000} -o \$SCY_RESULTS/mpi.csv"
+	cmd="SCY_BIN='$bin' bash bench/mpi/guest.sh -r $reps -n ${ITER:-2000} -o \$SCY_RESULTS/mpi.csv"
 	tmo=$(( reps * 240 + 300 )) ;;
 mpi-all)
-	cmd="SCY_BIN='$bin' bash userspace/bench-mpi-all.sh -r $reps -n ${ITER:-200} -P '${PARTS:-lat lat4 idle coloc}' -Y ${MPICH_POLLS:-1}${LIBS:+ -a -L '$LIBS'} -o \$SCY_RESULTS"
+	cmd="SCY_BIN='$bin' bash bench/mpi-all/guest.sh -r $reps -n ${ITER:-200} -P '${PARTS:-lat lat4 idle coloc}' -Y ${MPICH_POLLS:-1}${LIBS:+ -a -L '$LIBS'} -o \$SCY_RESULTS"
 	tmo=${SCY_TIMEOUT:-$(( reps * 1200 + 600 ))} ;;
 cost)
-	cmd="SCY_BIN='$bin' bash userspace/bench-cost.sh -r $reps -d ${DURATION:-2} -o \$SCY_RESULTS/cost.csv"
+	cmd="SCY_BIN='$bin' bash bench/cost/guest.sh -r $reps -d ${DURATION:-2} -o \$SCY_RESULTS/cost.csv"
 	tmo=$(( reps * 200 + 300 )) ;;
 module)
 	# yield_stats.ko for this kernel, built as tests/guest.sh does
 	mod=$out/module
 	bash "$SCY_REPO/vm/build-module.sh" "$kdir/kdir" "$mod" "$kver-$flavor" >&2 ||
-		die "bench.sh: yield_stats.ko did not build against $kver-$flavor"
+		die "bench/run.sh: yield_stats.ko did not build against $kver-$flavor"
 	rounds=${ROUNDS:-2}
-	cmd="SCY_BIN='$bin' bash userspace/bench-module.sh -m '$mod/yield_stats.ko' -R $rounds -r $reps -d ${DURATION:-1} -o \$SCY_RESULTS/module.csv"
+	cmd="SCY_BIN='$bin' bash bench/module/guest.sh -m '$mod/yield_stats.ko' -R $rounds -r $reps -d ${DURATION:-1} -o \$SCY_RESULTS/module.csv"
 	tmo=$(( (2 * rounds + 1) * reps * 4 * 30 + 300 )) ;;
-*) die "bench.sh: unknown benchmark '$what' (share, mpi, mpi-all, cost or module)" ;;
+*) die "bench/run.sh: unknown benchmark '$what' (share, mpi, mpi-all, cost or module)" ;;
 esac
 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "$tmo" -- bash -c "$cmd"
 cat "$out/job.log"
 if [[ $what == share ]]; then
-	bash "$SCY_REPO/vm/share-table.sh" "$out/share.csv" >"$out/share.md"
-	gnuplot -e "in='$out/share.csv'; out='$out/share.png'" "$SCY_REPO/userspace/plot-share.gp"
+	bash "$SCY_REPO/bench/share/table.sh" "$out/share.csv" >"$out/share.md"
+	gnuplot -e "in='$out/share.csv'; out='$out/share.png'" "$SCY_REPO/bench/share/plot.gp"
 	cat "$out/share.md"
 fi
 log "results in ${out#$SCY_REPO/}/ (accelerator: $(cat "$out/accel"))"

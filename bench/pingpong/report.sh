@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# pingpong-report.sh PREFIX DIR...: tables and figures of the ping-pong
-# sweeps (vm/bench-pingpong.sh) in the result directories DIR
+# bench/pingpong/report.sh PREFIX DIR...: tables and figures of the ping-pong
+# sweeps (bench/pingpong/run.sh) in the result directories DIR
 # (.../bench-pingpong-KVER-FLAVOR, with fig2/ and/or fig7/ inside).
 # Writes, for each figure that has data:
 #   PREFIX-fig2-runs.csv  every run (fig2/pingpong.csv of each DIR, with the
@@ -14,15 +14,15 @@
 #   PREFIX-fig2.png       bar chart (gnuplot)
 # and the same for fig7 (median latency per size, delay and strategy).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../vm/lib.sh"
 
-(($# >= 2)) || { echo "usage: pingpong-report.sh PREFIX DIR..." >&2; exit 2; }
+(($# >= 2)) || { echo "usage: bench/pingpong/report.sh PREFIX DIR..." >&2; exit 2; }
 prefix=$1
 shift
 for d in "$@"; do
-	[[ -d $d ]] || { echo "pingpong-report.sh: '$d' is not a directory" >&2; exit 2; }
+	[[ -d $d ]] || { echo "bench/pingpong/report.sh: '$d' is not a directory" >&2; exit 2; }
 	[[ $(basename "$d") =~ ^bench-pingpong-[0-9.]+-(patched|stock)$ ]] ||
-		{ echo "pingpong-report.sh: '$d' is not a bench-pingpong-KVER-FLAVOR directory" >&2; exit 2; }
+		{ echo "bench/pingpong/report.sh: '$d' is not a bench-pingpong-KVER-FLAVOR directory" >&2; exit 2; }
 done
 mkdir -p "$(dirname "$prefix")"
 python3 "$SCY_REPO/bench/pingpong/report.py" "$prefix" "$@"

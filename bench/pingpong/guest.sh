@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-pingpong.sh -F fig2|fig7 [-r REPS] [-n ITER] [-o DIR]
+# bench/pingpong/guest.sh -F fig2|fig7 [-r REPS] [-n ITER] [-o DIR]
 #
 # The sweeps of the seed paper's LIBRA figures with userspace/pingpong (two
 # processes over shared memory), with the sched_compat_yield knob at 0 and
@@ -22,16 +22,16 @@
 # Writes DIR/pingpong.csv (a fig and a rep column, then pingpong -f csv's
 # columns) and every sample of every run to DIR/samples/ (ns, one a line).
 # Progress on stderr: the point, how many are done and left, the median.
-# Run as root (in the test guest: vm/bench-pingpong.sh). pingpong is taken
+# Run as root (in the test guest: bench/pingpong/run.sh). pingpong is taken
 # from $SCY_BIN (default: this script's directory).
 set -euo pipefail
 fig= reps=3 iters= out=.
 usage() {
-	echo "usage: bench-pingpong.sh -F fig2|fig7 [-r REPS] [-n ITER] [-o DIR]" >&2
+	echo "usage: bench/pingpong/guest.sh -F fig2|fig7 [-r REPS] [-n ITER] [-o DIR]" >&2
 	exit 2
 }
 die() {
-	echo "bench-pingpong.sh: $*" >&2
+	echo "bench/pingpong/guest.sh: $*" >&2
 	exit 1
 }
 while getopts "F:r:n:o:h" o; do
@@ -46,21 +46,21 @@ done
 shift $((OPTIND - 1))
 (($# == 0)) || usage
 [[ $fig == fig2 || $fig == fig7 ]] ||
-	{ echo "bench-pingpong.sh: -F: '$fig' is not fig2 or fig7" >&2; usage; }
+	{ echo "bench/pingpong/guest.sh: -F: '$fig' is not fig2 or fig7" >&2; usage; }
 [[ $reps =~ ^[1-9][0-9]{0,3}$ ]] ||
-	{ echo "bench-pingpong.sh: -r: '$reps' is not a repeat count of 1..9999" >&2; usage; }
+	{ echo "bench/pingpong/guest.sh: -r: '$reps' is not a repeat count of 1..9999" >&2; usage; }
 if [[ -z $iters ]]; then
 	iters=200
 	[[ $fig == fig7 ]] && iters=100
 fi
 [[ $iters =~ ^[1-9][0-9]{0,6}$ ]] ||
-	{ echo "bench-pingpong.sh: -n: '$iters' is not an iteration count of 1..9999999" >&2; usage; }
+	{ echo "bench/pingpong/guest.sh: -n: '$iters' is not an iteration count of 1..9999999" >&2; usage; }
 
-bin=${SCY_BIN:-$(dirname "$0")}
+bin=${SCY_BIN:-$(dirname "$0")/../../userspace}
 pp=$bin/pingpong
-[[ -x $pp ]] || { echo "bench-pingpong.sh: $pp not built (make -C userspace)" >&2; exit 2; }
+[[ -x $pp ]] || { echo "bench/pingpong/guest.sh: $pp not built (make -C userspace)" >&2; exit 2; }
 mkdir -p "$out/samples" || die "cannot create $out/samples"
-. "$(dirname "$0")/knob-sweep.sh"
+. "$(dirname "$0")/../knob-sweep.sh"
 knob_sweep_init
 
 # The points: "placement strategy rank0_wait size delay_us iterations"

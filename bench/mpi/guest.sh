@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-mpi.sh [-r REPS] [-n ITER] [-D DELAY_US] [-s SIZE] [-o CSV]
+# bench/mpi/guest.sh [-r REPS] [-n ITER] [-D DELAY_US] [-s SIZE] [-o CSV]
 #
 # Open MPI ping-pong, 2 ranks pinned to one CPU, rank 0 a straggler by
 # DELAY_US, --mca mpi_yield_when_idle 1, with the sched_compat_yield knob at
 # 0 and at 1 (alternating, REPS runs each) when the knob exists, else once
 # per rep as "stock". Prints one CSV row per run and a median summary.
-# Run as root (in the test guest: vm/run.sh ... -- bash userspace/bench-mpi.sh).
+# Run as root (in the test guest: vm/run.sh ... -- bash bench/mpi/guest.sh).
 set -euo pipefail
 reps=5 iters=2000 delay=50 size=1 out=/dev/null
 while getopts "r:n:D:s:o:" o; do
@@ -17,14 +17,14 @@ while getopts "r:n:D:s:o:" o; do
 	D) delay=$OPTARG ;;
 	s) size=$OPTARG ;;
 	o) out=$OPTARG ;;
-	*) echo "usage: bench-mpi.sh [-r REPS] [-n ITER] [-D DELAY_US] [-s SIZE] [-o CSV]" >&2; exit 2 ;;
+	*) echo "usage: bench/mpi/guest.sh [-r REPS] [-n ITER] [-D DELAY_US] [-s SIZE] [-o CSV]" >&2; exit 2 ;;
 	esac
 done
-bin=${SCY_BIN:-$(dirname "$0")}
+bin=${SCY_BIN:-$(dirname "$0")/../../userspace}
 pp=$bin/mpi-pingpong
-[[ -x $pp ]] || { echo "bench-mpi.sh: $pp not built (needs mpicc)" >&2; exit 2; }
-command -v mpirun >/dev/null || { echo "bench-mpi.sh: mpirun not found" >&2; exit 2; }
-. "$(dirname "$0")/knob-sweep.sh"
+[[ -x $pp ]] || { echo "bench/mpi/guest.sh: $pp not built (needs mpicc)" >&2; exit 2; }
+command -v mpirun >/dev/null || { echo "bench/mpi/guest.sh: mpirun not found" >&2; exit 2; }
+. "$(dirname "$0")/../knob-sweep.sh"
 cpu=$(( $(nproc) - 1 ))
 knob_sweep_init
 echo "kernel,knob,rep,mean_us,stddev_us,median_us,p99_us,iterations,size,delay_us" | tee "$out"

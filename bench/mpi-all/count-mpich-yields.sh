@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # count-mpich-yields.sh [-c CPU] [-y "POLLS..."] [-n "ITER..."]: how often
-# the ch3:nemesis MPICH (vm/build-mpich-ch3.sh, mpi-pingpong-mpich-ch3)
+# the ch3:nemesis MPICH (bench/mpi-all/build-mpich-ch3.sh, mpi-pingpong-mpich-ch3)
 # calls sched_yield() in the MPI ping-pong (2 ranks pinned to CPU, default
 # 0, 50 us straggler, 5 untimed ping-pongs first) for every
 # MPIR_CVAR_POLLS_BEFORE_YIELD in POLLS (default "0 1 1000") and every ITER
@@ -12,7 +12,7 @@
 # variable says; the difference between two ITER values is the timed
 # loop's. strace stops the ranks at every call: the times it prints are
 # not the benchmark's. At the knob's current value, on the host or in a
-# guest (bash vm/run.sh ... -- bash userspace/count-mpich-yields.sh).
+# guest (bash vm/run.sh ... -- bash bench/mpi-all/count-mpich-yields.sh).
 # Binaries from $SCY_BIN (default: this directory).
 set -euo pipefail
 cpu=0 polls="0 1 1000" iters="50 250"
@@ -26,10 +26,10 @@ while getopts "c:y:n:h" o; do
 		exit 2 ;;
 	esac
 done
-bin=${SCY_BIN:-$(dirname "$0")}
+bin=${SCY_BIN:-$(dirname "$0")/../../userspace}
 command -v strace >/dev/null || { echo "count-mpich-yields.sh: strace not found" >&2; exit 1; }
 [[ -x $bin/mpi-pingpong-mpich-ch3 ]] ||
-	{ echo "count-mpich-yields.sh: $bin/mpi-pingpong-mpich-ch3 not built (bash vm/build-mpich-ch3.sh, then make userspace)" >&2; exit 1; }
+	{ echo "count-mpich-yields.sh: $bin/mpi-pingpong-mpich-ch3 not built (bash bench/mpi-all/build-mpich-ch3.sh, then make userspace)" >&2; exit 1; }
 # hydra finds its proxy next to the real mpiexec.hydra, not next to the link
 mx=$(readlink -f "$bin/mpiexec-mpich-ch3")
 st=$(mktemp)

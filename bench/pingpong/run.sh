@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-pingpong.sh KVER PATCHED: the LIBRA figures of the seed paper with
+# bench/pingpong/run.sh KVER PATCHED: the LIBRA figures of the seed paper with
 # userspace/pingpong in guests of that kernel (PATCHED=0: Debian's stock
 # source), the knob at 0 and 1 side by side in each boot when the kernel has
-# it (userspace/bench-pingpong.sh). Results in
+# it (bench/pingpong/guest.sh). Results in
 # results/bench-pingpong-KVER-FLAVOR/{fig2,fig7}/pingpong.csv and samples/,
-# a summary in .../report/ (vm/pingpong-report.sh).
+# a summary in .../report/ (bench/pingpong/report.sh).
 #
 #   fig2  one CPU, 50 us straggler, 1 B, every wait strategy, rank 0 polling
 #         and both ranks waiting alike. Runs under QEMU's -icount (ICOUNT,
@@ -27,7 +27,7 @@
 #         waits for the host to schedule the other vCPU's thread (ms).
 #         6.1 needs ICOUNT7= (see fig2).
 #
-# bench-pingpong.sh all: fig2 on both kernels, patched and stock (one
+# bench/pingpong/run.sh all: fig2 on both kernels, patched and stock (one
 # repeat: the knob at 0 is the stock yield), fig7 on 6.12 under -icount,
 # and fig7 on both kernels under plain TCG (one repeat, in results/tcg/),
 # then the tables and figures of Documentation/pingpong.md:
@@ -43,10 +43,10 @@
 # keep "all" at about 20 minutes on a 2-core host.
 # The guest's progress lines are shown on stderr as they come.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../vm/lib.sh"
 
 usage() {
-	echo "usage: bench-pingpong.sh KVER PATCHED (KVER 6.12 or 6.1, PATCHED 1 or 0) | all" >&2
+	echo "usage: bench/pingpong/run.sh KVER PATCHED (KVER 6.12 or 6.1, PATCHED 1 or 0) | all" >&2
 	exit 2
 }
 if [[ $# == 1 && $1 == all ]]; then
@@ -60,20 +60,20 @@ if [[ $# == 1 && $1 == all ]]; then
 		log "=== step $((i + 1))/${#steps[@]}: $k, PATCHED=$p, ${f/,/ }, $r repeats, ICOUNT7=$ic ==="
 		FIGS=${f/,/ } REPS=$r RESULTS=$res ICOUNT7=$ic bash "$0" "$k" "$p"
 	done
-	bash "$SCY_REPO/vm/pingpong-report.sh" "$SCY_REPO/Documentation/results/pingpong" \
+	bash "$SCY_REPO/bench/pingpong/report.sh" "$SCY_REPO/Documentation/results/pingpong" \
 		"$R/bench-pingpong-6.12-patched" "$R/bench-pingpong-6.1-patched" \
 		"$R/bench-pingpong-6.12-stock" "$R/bench-pingpong-6.1-stock"
-	bash "$SCY_REPO/vm/pingpong-report.sh" "$SCY_REPO/Documentation/results/pingpong-tcg" \
+	bash "$SCY_REPO/bench/pingpong/report.sh" "$SCY_REPO/Documentation/results/pingpong-tcg" \
 		"$R/tcg/bench-pingpong-6.12-patched" "$R/tcg/bench-pingpong-6.1-patched"
 	exit 0
 fi
 (($# == 2)) || usage
 kver=$1 patched=$2
-[[ $kver == 6.12 || $kver == 6.1 ]] || { echo "bench-pingpong.sh: KVER '$kver' is not 6.12 or 6.1" >&2; usage; }
-[[ $patched == 0 || $patched == 1 ]] || { echo "bench-pingpong.sh: PATCHED '$patched' is not 0 or 1" >&2; usage; }
+[[ $kver == 6.12 || $kver == 6.1 ]] || { echo "bench/pingpong/run.sh: KVER '$kver' is not 6.12 or 6.1" >&2; usage; }
+[[ $patched == 0 || $patched == 1 ]] || { echo "bench/pingpong/run.sh: PATCHED '$patched' is not 0 or 1" >&2; usage; }
 figs=${FIGS:-fig2 fig7}
 for f in $figs; do
-	[[ $f == fig2 || $f == fig7 ]] || { echo "bench-pingpong.sh: FIGS: '$f' is not fig2 or fig7" >&2; usage; }
+	[[ $f == fig2 || $f == fig7 ]] || { echo "bench/pingpong/run.sh: FIGS: '$f' is not fig2 or fig7" >&2; usage; }
 done
 reps=${REPS:-2}
 iter2=${ITER2:-60}
@@ -81,13 +81,13 @@ iter7=${ITER7:-60}
 icount=${ICOUNT-0}
 icount7=${ICOUNT7-0}
 cpus2=${CPUS2:-1}
-[[ $cpus2 =~ ^[12]$ ]] || { echo "bench-pingpong.sh: CPUS2 '$cpus2' is not 1 or 2" >&2; usage; }
+[[ $cpus2 =~ ^[12]$ ]] || { echo "bench/pingpong/run.sh: CPUS2 '$cpus2' is not 1 or 2" >&2; usage; }
 if [[ $kver == 6.1 && -n $icount7 && " $figs " == *" fig7 "* ]]; then
-	echo "bench-pingpong.sh: 6.1 hangs bringing up its second vCPU under -icount: run fig7 with ICOUNT7= (plain TCG)" >&2
+	echo "bench/pingpong/run.sh: 6.1 hangs bringing up its second vCPU under -icount: run fig7 with ICOUNT7= (plain TCG)" >&2
 	exit 2
 fi
 if [[ $kver == 6.1 && -n $icount && $cpus2 == 2 && " $figs " == *" fig2 "* ]]; then
-	echo "bench-pingpong.sh: 6.1 hangs bringing up its second vCPU under -icount: CPUS2=1 or ICOUNT=" >&2
+	echo "bench/pingpong/run.sh: 6.1 hangs bringing up its second vCPU under -icount: CPUS2=1 or ICOUNT=" >&2
 	exit 2
 fi
 RESULTS=${RESULTS:-$SCY_REPO/results}
@@ -122,7 +122,7 @@ for f in $figs; do
 	# (grep's redirection first: it takes tail's stderr as it is then)
 	tail -n +1 -F "$out/$f/job.log" > >(grep --line-buffered '^bench-pingpong' >&2) 2>/dev/null &
 	tailpid=$!
-	cmd="SCY_BIN='$bin' bash userspace/bench-pingpong.sh -F $f -r $reps -n $iters -o \$SCY_RESULTS"
+	cmd="SCY_BIN='$bin' bash bench/pingpong/guest.sh -F $f -r $reps -n $iters -o \$SCY_RESULTS"
 	rc=0
 	SCY_CPUS=$ncpu SCY_ICOUNT=$ic SCY_TCG_THREAD=multi bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" \
 		--out "$out/$f" --timeout "$tmo" -- bash -c "$cmd" || rc=$?
@@ -133,5 +133,5 @@ for f in $figs; do
 		die "$kver-$flavor $f: the guest run failed (exit status $rc); see ${out#"$SCY_REPO"/}/$f/"
 	fi
 done
-bash "$SCY_REPO/vm/pingpong-report.sh" "$out/report/pingpong" "$out"
+bash "$SCY_REPO/bench/pingpong/report.sh" "$out/report/pingpong" "$out"
 log "results in ${out#"$SCY_REPO"/}/ (fig2: $(cat "$out/fig2/accel" 2>/dev/null || echo not run); fig7: $(cat "$out/fig7/accel" 2>/dev/null || echo not run))"

@@ -6,7 +6,7 @@
 # with the knob at 0 and at 1 (plus the getppid/getppid baseline). Prints
 # a table, writes CSV + PNG to results/demo-KVER/.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../vm/lib.sh"
 
 kver=${KVER:-6.12}
 duration=${DURATION:-30}
@@ -21,10 +21,10 @@ accel=$(cat "$out/accel")
 {
 	echo "# yield/getppid CPU shares, Linux $(cut -d, -f3 "$out/share.csv" | sed -n 2p) + sched_compat_yield, QEMU $accel, 2 vCPUs, pinned to one CPU"
 	echo
-	bash "$SCY_REPO/vm/share-table.sh" "$out/share.csv"
+	bash "$SCY_REPO/bench/share/table.sh" "$out/share.csv"
 	echo
 	echo "Reproduce: make demo KVER=$kver DURATION=$duration"
 } >"$out/share.md"
-gnuplot -e "in='$out/share.csv'; out='$out/share.png'" "$SCY_REPO/userspace/plot-share.gp"
+gnuplot -e "in='$out/share.csv'; out='$out/share.png'" "$SCY_REPO/bench/share/plot.gp"
 cat "$out/share.md"
 log "CSV: ${out#$SCY_REPO/}/share.csv  PNG: ${out#$SCY_REPO/}/share.png  table: ${out#$SCY_REPO/}/share.md"

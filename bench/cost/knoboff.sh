@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-knoboff.sh [KVER]: what the series costs with the knob at 0, against
+# bench/cost/knoboff.sh [KVER]: what the series costs with the knob at 0, against
 # Debian's stock kernel. Boots the stock and the patched kernel alternately
 # (ROUNDS times each, default 2) and in each boot measures, REPS runs each
 # (default 5): the loop cost of sched_yield() alone on a CPU, of sched_yield()
@@ -17,9 +17,10 @@
 # host's load, where TCG wall-clock time drifts by 10-20% between boots.
 # SCY_ICOUNT= (empty) measures wall-clock time under plain TCG instead.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../vm/lib.sh"
 
 kver=${1:-6.12}
+kver_check "$kver"
 rounds=${ROUNDS:-2}
 reps=${REPS:-5}
 dur=${DURATION:-1}
