@@ -9,8 +9,9 @@
 #   make run K=6.12-patched CMD='...'   run a command in a guest
 #
 # Variables: KVER=6.12|6.1, PATCHED=1|0, DURATION=seconds per benchmark run,
-# DEBCONFIG=small|debian (make deb), K=VERSION-FLAVOR (make run, make shell;
-# FLAVOR patched, stock, debug or debian; default from KVER and PATCHED).
+# DEBCONFIG=small|debian (make deb), K=VERSION-FLAVOR (make run, make shell,
+# bench-share, bench-mpi, bench-cost, bench-module; FLAVOR patched, stock,
+# debug or debian; default from KVER and PATCHED).
 
 KVER     ?= 6.12
 PATCHED  ?= 1
@@ -27,7 +28,7 @@ export KVER PATCHED DURATION RESULTS
 all: userspace selftests
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@bash vm/deps.sh
@@ -90,7 +91,7 @@ check-debug: deps
 
 # Benchmarks in a guest of KVER (PATCHED=0: the stock baseline).
 bench-share bench-mpi: deps
-	@bash bench/run.sh $(@:bench-%=%) $(KVER) $(PATCHED)
+	@bash bench/run.sh $(@:bench-%=%) '$(K)'
 
 # The cost benchmarks count instructions: QEMU's -icount makes guest time
 # the number of executed instructions (vm/run.sh). ICOUNT= (empty) measures
@@ -99,7 +100,7 @@ bench-share bench-mpi: deps
 ICOUNT ?= 0
 cost_duration = $(if $(filter command line environment,$(origin DURATION)),$(DURATION),1)
 bench-cost: deps
-	@SCY_ICOUNT=$(ICOUNT) DURATION=$(cost_duration) bash bench/run.sh cost $(KVER) $(PATCHED)
+	@SCY_ICOUNT=$(ICOUNT) DURATION=$(cost_duration) bash bench/run.sh cost '$(K)'
 
 # Knob-0 cost against the stock kernel: alternating stock/patched boots.
 bench-knoboff: deps
@@ -134,7 +135,7 @@ bench-mpi-all: deps userspace
 # REPS runs per phase (default 3), ROUNDS on-phases (default 2).
 bench-module: deps
 	@SCY_ICOUNT=$(ICOUNT) DURATION=$(cost_duration) REPS=$${REPS:-3} \
-		bash bench/run.sh module $(KVER) $(PATCHED)
+		bash bench/run.sh module '$(K)'
 
 # The time away per sched_yield() (kselftest compat_yield_latency) in
 # one-CPU guests under -icount, knob 0 and 1: bench/latency/run.sh.

@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench/run.sh share|mpi|mpi-all|cost|module KVER PATCHED: boot that kernel (PATCHED=0: Debian's
-# stock source) and run one benchmark in the guest, side by side at knob 0
-# and 1 when the kernel has the knob. Results in results/bench-WHAT-KVER-FLAVOR/.
+# bench/run.sh share|mpi|mpi-all|cost|module KERNEL: boot that kernel (a
+# name such as 6.12-patched, 6.1-stock or 6.12-debian; kernel_parse in
+# vm/lib.sh) and run one benchmark in the guest, side by side at knob 0 and
+# 1 when the kernel has the knob. Results in
+# results/bench-WHAT-KVER-FLAVOR/.
 #   share: compat_yield_share, DURATION s per run (table, CSV, PNG)
 #   mpi:   Open MPI ping-pong, 2 ranks on one CPU, 50 us straggler (REPS runs)
 #   mpi-all: Open MPI (yield_when_idle 0 and 1) and MPICH, 2 ranks on one CPU,
@@ -20,18 +22,21 @@
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
 
-what=${1:?usage: bench/run.sh share|mpi|cost|module KVER PATCHED}
-kver=${2:-6.12}
-patched=${3:-1}
+usage="usage: bench/run.sh share|mpi|mpi-all|cost|module KERNEL (e.g. 6.12-patched)"
+what=${1:?$usage}
+name=${2:?$usage}
+case $what in
+share | mpi | mpi-all | cost | module) ;;
+*) die "bench/run.sh: unknown benchmark '$what' (share, mpi, mpi-all, cost or module)" ;;
+esac
+kernel_parse "$name"
 RESULTS=${RESULTS:-$SCY_REPO/results}
 duration=${DURATION:-30}
 reps=${REPS:-5}
-flavor=stock
-[[ $patched == 1 ]] && flavor=patched
 out=${SCY_BENCH_OUT:-$RESULTS/bench-$what-$kver-$flavor}
 bin=$RESULTS/bin
 make -s -C "$SCY_REPO" userspace selftests RESULTS="$RESULTS" >&2
-kdir=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" "$patched")
+kdir=$(kernel_get "$name")
 case $what in
 share)
 	cmd="'$bin/selftests/compat_yield_share' -d $duration -o \$SCY_RESULTS/share.csv"
@@ -53,7 +58,6 @@ module)
 	rounds=${ROUNDS:-2}
 	cmd="SCY_BIN='$bin' bash bench/module/guest.sh -m '$mod/yield_stats.ko' -R $rounds -r $reps -d ${DURATION:-1} -o \$SCY_RESULTS/module.csv"
 	tmo=$(( (2 * rounds + 1) * reps * 4 * 30 + 300 )) ;;
-*) die "bench/run.sh: unknown benchmark '$what' (share, mpi, mpi-all, cost or module)" ;;
 esac
 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "$tmo" -- bash -c "$cmd"
 cat "$out/job.log"

@@ -32,13 +32,12 @@ report_only=0
 [[ ${1:-} == --report ]] && { report_only=1; shift; }
 steps=("$@")
 ((${#steps[@]})) || steps=(6.1-patched 6.1-patched-lat4tcg 6.12-stock 6.12-patched)
-# step_parse STEP: kver, p (1 patched, 0 stock) and variant of a STEP, or die
+# step_parse STEP: kver, flavor and variant of a STEP, or die
 step_parse() {
 	IFS=- read -r kver flavor variant <<<"$1"
 	kver_check "$kver"
 	case $flavor in
-	patched) p=1 ;;
-	stock) p=0 ;;
+	patched | stock) ;;
 	*) die "bench/mpi-all/run.sh: '$1' is not KVER-patched, KVER-stock or KVER-FLAVOR-lat4tcg" ;;
 	esac
 	[[ -z $variant || $variant == lat4tcg ]] ||
@@ -58,7 +57,7 @@ for s in "${steps[@]}"; do
 	if [[ $variant == lat4tcg ]]; then
 		log "=== $s: 2 vCPUs, plain multi-threaded TCG (times depend on the host's load) ==="
 		(unset SCY_ICOUNT; SCY_CPUS=2 REPS=${REPS:-3} ITER=${ITER:-50} PARTS=lat4 RESULTS=$R \
-			SCY_BENCH_OUT=$R/bench-mpi-all-$s bash "$SCY_REPO/bench/run.sh" mpi-all "$kver" "$p")
+			SCY_BENCH_OUT=$R/bench-mpi-all-$s bash "$SCY_REPO/bench/run.sh" mpi-all "$kver-$flavor")
 		continue
 	fi
 	cpus=2
@@ -66,6 +65,6 @@ for s in "${steps[@]}"; do
 	log "=== $s: $cpus vCPU(s), -icount shift=${ICOUNT:-0} ==="
 	SCY_ICOUNT=${ICOUNT:-0} SCY_CPUS=$cpus REPS=${REPS:-1} ITER=${ITER:-100} \
 		PARTS=${PARTS:-lat idle coloc lat4} RESULTS=$R \
-		bash "$SCY_REPO/bench/run.sh" mpi-all "$kver" "$p"
+		bash "$SCY_REPO/bench/run.sh" mpi-all "$kver-$flavor"
 done
 bash "$SCY_REPO/bench/mpi-all/report.sh" "$SCY_REPO/Documentation/results/mpi-all" "${dirs[@]}"
