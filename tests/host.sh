@@ -129,6 +129,15 @@ for bad in "-p fifo" "-d 0" "-H 17" "-c x" "-s extra"; do
 	rc=$?
 	check "yield-loop $bad: exit status 2 ($rc) with a message" test $rc -eq 2 -a -n "$err"
 done
+# The benchmarks' guest parts refuse bad arguments before touching anything.
+for bad in "cost:-r 0" "cost:-d 0" "cost:extra" "module:" "module:-m tests/host.sh -R x" "mpi:-n x" \
+	"mpi:-D -1" "mpi-all:-r 1000" "pingpong:-F fig3" "pingpong:-F fig2 -n 0"; do
+	# shellcheck disable=SC2086
+	err=$(bash "bench/${bad%%:*}/guest.sh" ${bad#*:} 2>&1 >/dev/null)
+	rc=$?
+	check "bench/${bad%%:*}/guest.sh ${bad#*:}: exit status 2 ($rc) with a message" \
+		test $rc -eq 2 -a -n "$err"
+done
 ys=$tmp/bin/yield-share
 for bad in "-d -1" "-d abc" "-p nowhere" "-n -2" "-m sleep" "-k 2" "-f xml" "--bogus"; do
 	# shellcheck disable=SC2086

@@ -17,17 +17,11 @@
 # with the ratio ns(1000 tasks)/ns(2 tasks) for threads and for processes;
 # the <=2x verdict is on the threads ratio.
 # Run as root (in the test guest: bench/run.sh cost KVER PATCHED).
-# yield-cost is taken from $SCY_BIN (default: this script's directory).
+# yield-cost is taken from $SCY_BIN (default: userspace/ of the checkout).
 set -euo pipefail
 reps=5 dur=2 out=/dev/null
-usage() {
-	echo "usage: bench/cost/guest.sh [-r REPS] [-d SECONDS] [-o CSV]" >&2
-	exit 2
-}
-die() {
-	echo "bench/cost/guest.sh: $*" >&2
-	exit 1
-}
+usage_text="usage: bench/cost/guest.sh [-r REPS] [-d SECONDS] [-o CSV]"
+. "$(dirname "$0")/../guest-lib.sh"
 while getopts "r:d:o:h" o; do
 	case $o in
 	r) reps=$OPTARG ;;
@@ -38,14 +32,10 @@ while getopts "r:d:o:h" o; do
 done
 shift $((OPTIND - 1))
 (($# == 0)) || usage
-[[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "bench/cost/guest.sh: -r: '$reps' is not a positive integer" >&2; usage; }
-[[ $dur =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ && ! $dur =~ ^[0.]+$ ]] ||
-	{ echo "bench/cost/guest.sh: -d: '$dur' is not a positive number of seconds" >&2; usage; }
-
-bin=${SCY_BIN:-$(dirname "$0")/../../userspace}
+posint -r "$reps"
+seconds -d "$dur"
 yc=$bin/yield-cost
 [[ -x $yc ]] || { echo "bench/cost/guest.sh: $yc not built (make -C userspace)" >&2; exit 2; }
-. "$(dirname "$0")/../knob-sweep.sh"
 # yield-cost -k sets and restores the knob itself; this covers the gaps
 knob_sweep_init
 # mode:tasks:threads, cheapest first

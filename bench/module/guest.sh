@@ -19,17 +19,11 @@
 # yields counter grows), or the script fails: an unloaded or idle module
 # would measure nothing.
 # Run as root (in a guest: make bench-module KVER=.., bench/run.sh module).
-# yield-cost is taken from $SCY_BIN (default: this script's directory).
+# yield-cost is taken from $SCY_BIN (default: userspace/ of the checkout).
 set -euo pipefail
 rounds=2 reps=3 dur=1 out=/dev/null mod=
-usage() {
-	echo "usage: bench/module/guest.sh -m MODULE.ko [-R ROUNDS] [-r REPS] [-d SECONDS] [-o CSV]" >&2
-	exit 2
-}
-die() {
-	echo "bench/module/guest.sh: $*" >&2
-	exit 1
-}
+usage_text="usage: bench/module/guest.sh -m MODULE.ko [-R ROUNDS] [-r REPS] [-d SECONDS] [-o CSV]"
+. "$(dirname "$0")/../guest-lib.sh"
 while getopts "m:R:r:d:o:h" o; do
 	case $o in
 	m) mod=$OPTARG ;;
@@ -42,16 +36,11 @@ while getopts "m:R:r:d:o:h" o; do
 done
 shift $((OPTIND - 1))
 (($# == 0)) || usage
-[[ -n $mod ]] || { echo "bench/module/guest.sh: -m MODULE.ko is required" >&2; usage; }
+[[ -n $mod ]] || bad "-m MODULE.ko is required"
 [[ -f $mod ]] || die "-m: no module file '$mod'"
-for v in "-R:$rounds" "-r:$reps"; do
-	[[ ${v#*:} =~ ^[1-9][0-9]*$ ]] ||
-		{ echo "bench/module/guest.sh: ${v%%:*}: '${v#*:}' is not a positive integer" >&2; usage; }
-done
-[[ $dur =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ && ! $dur =~ ^[0.]+$ ]] ||
-	{ echo "bench/module/guest.sh: -d: '$dur' is not a positive number of seconds" >&2; usage; }
-
-bin=${SCY_BIN:-$(dirname "$0")/../../userspace}
+posint -R "$rounds"
+posint -r "$reps"
+seconds -d "$dur"
 yc=$bin/yield-cost
 [[ -x $yc ]] || die "$yc not built (make -C userspace)"
 [[ $(id -u) == 0 ]] || die "run as root: the module is loaded and unloaded"

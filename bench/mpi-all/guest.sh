@@ -46,17 +46,11 @@
 # the samples of every run to DIR/samples/. rank_cpus: per rank, the CPU it
 # ran on at the start and at the end of the timed loop ("A:B/A:B/..", rank
 # order; ranks 2k and 2k+1 are a pair). Run as root, in a guest
-# (bench/run.sh mpi-all). Binaries from $SCY_BIN (default: this directory).
+# (bench/run.sh mpi-all). Binaries from $SCY_BIN (default: userspace/ of the checkout).
 set -euo pipefail
 reps=3 iters=200 delay=50 parts="lat lat4 idle coloc" out=. libs= polls=1 append=0
-usage() {
-	echo "usage: bench/mpi-all/guest.sh [-r REPS] [-n ITER] [-D DELAY_US] [-P PARTS] [-L LIBS] [-Y POLLS] [-a] [-o DIR]" >&2
-	exit 2
-}
-die() {
-	echo "bench/mpi-all/guest.sh: $*" >&2
-	exit 1
-}
+usage_text="usage: bench/mpi-all/guest.sh [-r REPS] [-n ITER] [-D DELAY_US] [-P PARTS] [-L LIBS] [-Y POLLS] [-a] [-o DIR]"
+. "$(dirname "$0")/../guest-lib.sh"
 while getopts "r:n:D:P:L:Y:ao:h" o; do
 	case $o in
 	r) reps=$OPTARG ;;
@@ -70,14 +64,15 @@ while getopts "r:n:D:P:L:Y:ao:h" o; do
 	*) usage ;;
 	esac
 done
-[[ $reps =~ ^[1-9][0-9]{0,2}$ ]] || usage
-[[ $iters =~ ^[1-9][0-9]{0,6}$ ]] || usage
-[[ $delay =~ ^[0-9]{1,7}$ ]] || usage
-[[ $polls =~ ^[1-9][0-9]{0,6}$ ]] || usage
+shift $((OPTIND - 1))
+(($# == 0)) || usage
+posint -r "$reps" 999
+posint -n "$iters" 9999999
+[[ $delay =~ ^[0-9]{1,7}$ ]] || bad "-D: '$delay' is not a delay of 0..9999999 us"
+posint -Y "$polls" 9999999
 for p in $parts; do
 	case $p in lat | lat4 | idle | coloc) ;; *) die "-P: '$p' is not lat, lat4, idle or coloc" ;; esac
 done
-bin=${SCY_BIN:-$(dirname "$0")/../../userspace}
 if [[ -z $libs ]]; then
 	libs="openmpi-y0 openmpi-y1 mpich"
 	[[ -x $bin/mpi-pingpong-mpich-ch3 ]] && libs+=" mpich-ch3-y0 mpich-ch3-y1"
@@ -103,7 +98,6 @@ done
 mpiexec_ch3=$(readlink -f "$bin/mpiexec-mpich-ch3" 2>/dev/null || true)
 [[ " ${libs[*]} " == *" mpich-ch3-y1 "* ]] && mkdir -p "$out" && echo "$polls" >"$out/mpich-ch3-polls"
 mkdir -p "$out/samples"
-. "$(dirname "$0")/../knob-sweep.sh"
 knob_sweep_init
 ncpu=$(nproc)
 cpu=$((ncpu - 1))

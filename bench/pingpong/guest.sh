@@ -23,17 +23,11 @@
 # columns) and every sample of every run to DIR/samples/ (ns, one a line).
 # Progress on stderr: the point, how many are done and left, the median.
 # Run as root (in the test guest: bench/pingpong/run.sh). pingpong is taken
-# from $SCY_BIN (default: this script's directory).
+# from $SCY_BIN (default: userspace/ of the checkout).
 set -euo pipefail
 fig= reps=3 iters= out=.
-usage() {
-	echo "usage: bench/pingpong/guest.sh -F fig2|fig7 [-r REPS] [-n ITER] [-o DIR]" >&2
-	exit 2
-}
-die() {
-	echo "bench/pingpong/guest.sh: $*" >&2
-	exit 1
-}
+usage_text="usage: bench/pingpong/guest.sh -F fig2|fig7 [-r REPS] [-n ITER] [-o DIR]"
+. "$(dirname "$0")/../guest-lib.sh"
 while getopts "F:r:n:o:h" o; do
 	case $o in
 	F) fig=$OPTARG ;;
@@ -45,22 +39,16 @@ while getopts "F:r:n:o:h" o; do
 done
 shift $((OPTIND - 1))
 (($# == 0)) || usage
-[[ $fig == fig2 || $fig == fig7 ]] ||
-	{ echo "bench/pingpong/guest.sh: -F: '$fig' is not fig2 or fig7" >&2; usage; }
-[[ $reps =~ ^[1-9][0-9]{0,3}$ ]] ||
-	{ echo "bench/pingpong/guest.sh: -r: '$reps' is not a repeat count of 1..9999" >&2; usage; }
+[[ $fig == fig2 || $fig == fig7 ]] || bad "-F: '$fig' is not fig2 or fig7"
+posint -r "$reps" 9999
 if [[ -z $iters ]]; then
 	iters=200
 	[[ $fig == fig7 ]] && iters=100
 fi
-[[ $iters =~ ^[1-9][0-9]{0,6}$ ]] ||
-	{ echo "bench/pingpong/guest.sh: -n: '$iters' is not an iteration count of 1..9999999" >&2; usage; }
-
-bin=${SCY_BIN:-$(dirname "$0")/../../userspace}
+posint -n "$iters" 9999999
 pp=$bin/pingpong
 [[ -x $pp ]] || { echo "bench/pingpong/guest.sh: $pp not built (make -C userspace)" >&2; exit 2; }
 mkdir -p "$out/samples" || die "cannot create $out/samples"
-. "$(dirname "$0")/../knob-sweep.sh"
 knob_sweep_init
 
 # The points: "placement strategy rank0_wait size delay_us iterations"
