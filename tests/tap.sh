@@ -56,7 +56,7 @@ run_kselftest() {
 	"$dir/$t" "$@" >"$SCY_RESULTS/$t.tap" 2>&1
 	rc=$?
 	nest "$SCY_RESULTS/$t.tap"
-	check "kselftest $t $* (exit status $rc)" test $rc = 0 -o $rc = 4
+	check "kselftest $t${*:+ $*} (exit status $rc)" test $rc = 0 -o $rc = 4
 }
 
 # knob_fuzz TOOLDIR WRITES: knob-fuzz's WRITES random writes, alternating
