@@ -125,6 +125,12 @@ if [[ $debconfig == small && ! -f $obj/.config && -f $seed/obj/.config && -f $se
 	log "  $(wc -l <"$work/seed-diff") source files differ from the seed's"
 	find "$obj.seed" -name '*.cmd' -type f -print0 |
 		xargs -0 -r sed -i "s#$seed/#$work/#g"
+	# The object tree's Makefile names its source tree too. 6.12's
+	# bindeb-pkg builds through dpkg-buildpackage, which runs make in the
+	# object tree: with the seed's source tree named there, every command
+	# differs from the rewritten .cmd files and the whole kernel is
+	# compiled again.
+	sed -i "s#$seed/#$work/#g" "$obj.seed/Makefile"
 	ln -sfn "$src" "$obj.seed/source"
 	echo "$chash" >"$obj.seed/.scy-config-hash"
 	mv "$obj.seed" "$obj"
