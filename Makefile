@@ -94,29 +94,30 @@ bench-share bench-mpi: deps
 	@bash bench/run.sh $(@:bench-%=%) '$(K)'
 
 # The cost benchmarks count instructions: QEMU's -icount makes guest time
-# the number of executed instructions (vm/run.sh). ICOUNT= (empty) measures
+# the number of executed instructions (vm/run.sh). ICOUNT=off measures
 # wall-clock time under plain TCG instead. Runs last 1 s unless DURATION is
 # given.
-ICOUNT ?= 0
-cost_duration = $(if $(filter command line environment,$(origin DURATION)),$(DURATION),1)
+# empty is the default, as unset is
+icount = $(or $(ICOUNT),0)
+cost_duration = $(or $(if $(filter command line environment,$(origin DURATION)),$(DURATION)),1)
 bench-cost: deps
-	@SCY_ICOUNT=$(ICOUNT) DURATION=$(cost_duration) bash bench/run.sh cost '$(K)'
+	@SCY_ICOUNT=$(icount) DURATION=$(cost_duration) bash bench/run.sh cost '$(K)'
 
 # Knob-0 cost against the stock kernel: alternating stock/patched boots.
 bench-knoboff: deps
-	@SCY_ICOUNT=$(ICOUNT) DURATION=$(cost_duration) bash bench/cost/knoboff.sh $(KVER)
+	@SCY_ICOUNT=$(icount) DURATION=$(cost_duration) bash bench/cost/knoboff.sh $(KVER)
 
 # The seed paper's LIBRA figures with userspace/pingpong (Documentation/
 # pingpong.md): fig2 (one CPU) under -icount (ICOUNT), fig7 (two CPUs)
-# under -icount too (ICOUNT7; empty: plain TCG, a host thread per vCPU).
+# under -icount too (ICOUNT7; off: plain TCG, a host thread per vCPU).
 # KVER=all (or bench-pingpong-all): both kernels, patched and stock, and
 # the tables and figures in Documentation/results/pingpong-*.
-ICOUNT7 ?= 0
+icount7 = $(or $(ICOUNT7),0)
 bench-pingpong: deps
-	@ICOUNT=$(ICOUNT) ICOUNT7=$(ICOUNT7) bash bench/pingpong/run.sh \
+	@ICOUNT=$(icount) ICOUNT7=$(icount7) bash bench/pingpong/run.sh \
 		$(if $(filter all,$(KVER)),all,$(KVER) $(PATCHED))
 bench-pingpong-all: deps
-	@ICOUNT=$(ICOUNT) ICOUNT7=$(ICOUNT7) bash bench/pingpong/run.sh all
+	@ICOUNT=$(icount) ICOUNT7=$(icount7) bash bench/pingpong/run.sh all
 
 # Open MPI (yield_when_idle 0 and 1) and MPICH (Debian's ch4:ucx, and
 # ch3:nemesis with MPIR_CVAR_POLLS_BEFORE_YIELD 0 and MPICH_POLLS, built
@@ -128,13 +129,13 @@ bench-pingpong-all: deps
 # 6.1-patched-lat4tcg 6.12-stock 6.12-patched"), REPS, ITER, PARTS, LIBS
 # (only these wait strategies, added to the existing results).
 bench-mpi-all: deps userspace
-	@ICOUNT=$(ICOUNT) bash bench/mpi-all/run.sh $(STEPS)
+	@ICOUNT=$(icount) bash bench/mpi-all/run.sh $(STEPS)
 
 # What the yield_stats module costs: yield-cost with the module off and on,
 # alternating in one boot, instruction counts (ICOUNT as for bench-cost).
 # REPS runs per phase (default 3), ROUNDS on-phases (default 2).
 bench-module: deps
-	@SCY_ICOUNT=$(ICOUNT) DURATION=$(cost_duration) REPS=$${REPS:-3} \
+	@SCY_ICOUNT=$(icount) DURATION=$(cost_duration) REPS=$${REPS:-3} \
 		bash bench/run.sh module '$(K)'
 
 # The time away per sched_yield() (kselftest compat_yield_latency) in

@@ -25,9 +25,12 @@ tcg_thread=${SCY_TCG_THREAD:-multi}
 # then advances 2^SHIFT ns per executed instruction, so a loop's cost in guest
 # time is its instruction count: deterministic, free of the host's load, but
 # blind to cache misses and pipeline effects. Implies TCG and thread=single.
-icount=${SCY_ICOUNT:-}
-if [[ -n $icount ]]; then
-	[[ $icount =~ ^[0-9]$ ]] || die "SCY_ICOUNT must be a shift of 0..9"
+# SCY_ICOUNT=off (the default here; unset or empty alike): without -icount.
+icount=${SCY_ICOUNT:-off}
+if [[ $icount == off ]]; then
+	icount=
+else
+	[[ $icount =~ ^[0-9]$ ]] || die "SCY_ICOUNT must be a shift of 0..9 or off (got '$icount')"
 	tcg_thread=single
 	SCY_ACCEL=tcg
 fi

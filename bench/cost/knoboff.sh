@@ -15,7 +15,7 @@
 # vm/run.sh): guest time is then the number of executed instructions, so a
 # cost is an instruction count, repeatable to <0.1% and independent of the
 # host's load, where TCG wall-clock time drifts by 10-20% between boots.
-# SCY_ICOUNT= (empty) measures wall-clock time under plain TCG instead.
+# SCY_ICOUNT=off measures wall-clock time under plain TCG instead.
 set -euo pipefail
 . "$(dirname "$0")/../../vm/lib.sh"
 
@@ -25,11 +25,11 @@ rounds=${ROUNDS:-2}
 reps=${REPS:-5}
 dur=${DURATION:-1}
 loops=${PIPE_LOOPS:-50000}
-export SCY_ICOUNT=${SCY_ICOUNT-0}
+export SCY_ICOUNT=${SCY_ICOUNT:-0}
 # Under -icount QEMU runs the vCPUs in turn on one thread and the guest
 # clock advances with the instructions of any of them: a second CPU's
 # activity would show up as time on the measured one. One vCPU then.
-[[ -n $SCY_ICOUNT ]] && export SCY_CPUS=${SCY_CPUS:-1}
+[[ $SCY_ICOUNT != off ]] && export SCY_CPUS=${SCY_CPUS:-1}
 RESULTS=${RESULTS:-$SCY_REPO/results}
 out=$RESULTS/bench-knoboff-$kver
 mkdir -p "$out"
@@ -65,7 +65,7 @@ for r in $(seq 1 "$rounds"); do
 done
 accel=$(cat "$out/stock-1/accel")
 unit="ns per op"
-[[ -n $SCY_ICOUNT ]] && unit="guest ns per op (icount shift $SCY_ICOUNT: instructions x $((1 << SCY_ICOUNT)))"
+[[ $SCY_ICOUNT != off ]] && unit="guest ns per op (icount shift $SCY_ICOUNT: instructions x $((1 << SCY_ICOUNT)))"
 {
 	echo "knob-0 cost, $kver, $unit; $rounds boots per kernel x $reps runs; $accel"
 	awk -F, 'NR > 1 { v[$5 "," $1] = v[$5 "," $1] " " $7; if (!($5 in seen)) { seen[$5] = 1; t[++nt] = $5 } }

@@ -56,7 +56,7 @@ for s in "${steps[@]}"; do
 	((report_only)) && continue
 	if [[ $variant == lat4tcg ]]; then
 		log "=== $s: 2 vCPUs, plain multi-threaded TCG (times depend on the host's load) ==="
-		(unset SCY_ICOUNT; SCY_CPUS=2 REPS=${REPS:-3} ITER=${ITER:-50} PARTS=lat4 RESULTS=$R \
+		(SCY_ICOUNT=off SCY_CPUS=2 REPS=${REPS:-3} ITER=${ITER:-50} PARTS=lat4 RESULTS=$R \
 			SCY_BENCH_OUT=$R/bench-mpi-all-$s bash "$SCY_REPO/bench/run.sh" mpi-all "$kver-$flavor")
 		continue
 	fi

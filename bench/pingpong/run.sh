@@ -12,7 +12,7 @@
 #         and both ranks waiting alike. Runs under QEMU's -icount (ICOUNT,
 #         default 0, see vm/run.sh): guest time is the number of executed
 #         instructions, repeatable and blind to the host's load, which is
-#         what a one-CPU comparison needs. ICOUNT= (empty): plain TCG. The
+#         what a one-CPU comparison needs. ICOUNT=off: plain TCG. The
 #         guest gets one vCPU (CPUS2, default 1): 6.1 does not boot with two
 #         under -icount (it hangs bringing up CPU 1), and one vCPU on both
 #         kernels keeps the scheduler's CPU-count scaling of slices alike.
@@ -21,11 +21,11 @@
 #         then take turns on one host thread, switching at every PAUSE of a
 #         polling loop, and guest time counts the instructions of both, so
 #         a latency is the work both CPUs did in between (no overlap) -
-#         repeatable, but not a parallel machine. ICOUNT7= (empty): plain
+#         repeatable, but not a parallel machine. ICOUNT7=off: plain
 #         TCG with a host thread per vCPU, truly parallel only while the
 #         host has two idle cores; on a loaded host polling across vCPUs
 #         waits for the host to schedule the other vCPU's thread (ms).
-#         6.1 needs ICOUNT7= (see fig2).
+#         6.1 needs ICOUNT7=off (see fig2).
 #
 # bench/pingpong/run.sh all: fig2 on both kernels, patched and stock (one
 # repeat: the knob at 0 is the stock yield), fig7 on 6.12 under -icount,
@@ -53,10 +53,9 @@ if [[ $# == 1 && $1 == all ]]; then
 	R=${RESULTS:-$SCY_REPO/results}
 	# KVER PATCHED FIGS REPS RESULTS ICOUNT7
 	steps=("6.12 1 fig2,fig7 ${REPS:-2} $R 0" "6.1 1 fig2 ${REPS:-2} $R 0" "6.12 0 fig2 1 $R 0"
-	       "6.1 0 fig2 1 $R 0" "6.12 1 fig7 1 $R/tcg -" "6.1 1 fig7 1 $R/tcg -")
+	       "6.1 0 fig2 1 $R 0" "6.12 1 fig7 1 $R/tcg off" "6.1 1 fig7 1 $R/tcg off")
 	for i in "${!steps[@]}"; do
 		read -r k p f r res ic <<<"${steps[$i]}"
-		[[ $ic == - ]] && ic=
 		log "=== step $((i + 1))/${#steps[@]}: $k, PATCHED=$p, ${f/,/ }, $r repeats, ICOUNT7=$ic ==="
 		FIGS=${f/,/ } REPS=$r RESULTS=$res ICOUNT7=$ic bash "$0" "$k" "$p"
 	done
@@ -78,16 +77,18 @@ done
 reps=${REPS:-2}
 iter2=${ITER2:-60}
 iter7=${ITER7:-60}
-icount=${ICOUNT-0}
-icount7=${ICOUNT7-0}
+icount=${ICOUNT:-0}
+icount7=${ICOUNT7:-0}
+[[ $icount == off ]] && icount=
+[[ $icount7 == off ]] && icount7=
 cpus2=${CPUS2:-1}
 [[ $cpus2 =~ ^[12]$ ]] || { echo "bench/pingpong/run.sh: CPUS2 '$cpus2' is not 1 or 2" >&2; usage; }
 if [[ $kver == 6.1 && -n $icount7 && " $figs " == *" fig7 "* ]]; then
-	echo "bench/pingpong/run.sh: 6.1 hangs bringing up its second vCPU under -icount: run fig7 with ICOUNT7= (plain TCG)" >&2
+	echo "bench/pingpong/run.sh: 6.1 hangs bringing up its second vCPU under -icount: run fig7 with ICOUNT7=off (plain TCG)" >&2
 	exit 2
 fi
 if [[ $kver == 6.1 && -n $icount && $cpus2 == 2 && " $figs " == *" fig2 "* ]]; then
-	echo "bench/pingpong/run.sh: 6.1 hangs bringing up its second vCPU under -icount: CPUS2=1 or ICOUNT=" >&2
+	echo "bench/pingpong/run.sh: 6.1 hangs bringing up its second vCPU under -icount: CPUS2=1 or ICOUNT=off" >&2
 	exit 2
 fi
 RESULTS=${RESULTS:-$SCY_REPO/results}
