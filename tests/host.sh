@@ -25,6 +25,88 @@ added_file() {
 # added_lines PATCH PATH: the lines a patch adds to an existing file.
 added_lines() { added_file "$@"; }
 
+# Bad input for the tools and the benchmarks' guest parts: TOOL|EXIT|ARGS,
+# one case a line. TOOL is a binary built below (under $tmp/bin) or a
+# bench/ script; EXIT is 2, or "non-zero" where the tool's option parser
+# chooses the status. Each must exit so and say why on stderr, before
+# touching anything.
+refusals="tests/knob-fuzz|2|
+tests/knob-fuzz|2|fuzz -n 0
+tests/knob-fuzz|2|fuzz -n x
+tests/knob-fuzz|2|toggle
+tests/knob-fuzz|2|toggle -d 0
+tests/knob-fuzz|2|nonroot extra
+tests/knob-fuzz|2|spin
+tests/knob-fuzz|2|storm -p 1
+tests/knob-fuzz|2|storm -p 65
+tests/knob-fuzz|2|storm -n 0
+tests/knob-fuzz|2|storm -r x
+tests/knob-fuzz|2|storm extra
+tests/starve|2|
+tests/starve|2|alone -n 2
+tests/starve|2|probe -n 0
+tests/starve|2|sleepers -d x
+tests/starve|2|probe -c -1
+tests/starve|2|nap
+tests/churn|2|
+tests/churn|2|policy
+tests/churn|2|policy -d 0
+tests/churn|2|cgroup -d x
+tests/churn|2|policy -d 1 -c /tmp
+tests/churn|2|move -d 1
+tests/yield-loop|2|-p fifo
+tests/yield-loop|2|-d 0
+tests/yield-loop|2|-H 17
+tests/yield-loop|2|-c x
+tests/yield-loop|2|-s extra
+bench/cost/guest.sh|2|-r 0
+bench/cost/guest.sh|2|-d 0
+bench/cost/guest.sh|2|extra
+bench/module/guest.sh|2|
+bench/module/guest.sh|2|-m tests/host.sh -R x
+bench/mpi/guest.sh|2|-n x
+bench/mpi/guest.sh|2|-D -1
+bench/mpi-all/guest.sh|2|-r 1000
+bench/pingpong/guest.sh|2|-F fig3
+bench/pingpong/guest.sh|2|-F fig2 -n 0
+yield-share|non-zero|-d -1
+yield-share|non-zero|-d abc
+yield-share|non-zero|-p nowhere
+yield-share|non-zero|-n -2
+yield-share|non-zero|-m sleep
+yield-share|non-zero|-k 2
+yield-share|non-zero|-f xml
+yield-share|non-zero|--bogus
+pingpong|2|-S spin
+pingpong|2|-s 0
+pingpong|2|-s 8388609
+pingpong|2|-D -1
+pingpong|2|-n abc
+pingpong|2|-p three
+pingpong|2|--rank0-wait spin
+pingpong|2|--bogus
+cpu-work|2|-d 0
+cpu-work|2|-u x
+cpu-work|2|-c -1
+cpu-work|2|-W 5
+cpu-work|2|-r $tmp/none
+cpu-work|2|extra"
+pp_strategies="poll yield block adaptive sleep"
+pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pingpong-tcg-fig[0-9].md)
+
+# The plan, counted from what the checks below go through: per series
+# 7 checks and 2 per patch; 3 on the ABI entry and the repository; 3
+# builds; a refusal each; the ping-pong strategies and rank 0's wait;
+# cpu-work's 2; 2 per MPI library; the module's 3 (W=1, DKMS install and
+# remove); links and variables; the latency report, one per ping-pong
+# report and the check report.
+planned=0
+for pdir in kernel-patches/v*/; do
+	planned=$((planned + 7 + 2 * $(grep -cvE '^(#|$)' "$pdir/series")))
+done
+plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 2 + 2 * 2 + 3 + 2 +
+	1 + ${#pp_reports[@]} + 1))
+
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
 	kver=${v#v}
@@ -104,56 +186,24 @@ if out=$(make -s -C tests/tools OUTPUT="$tmp/bin/tests" 2>&1); then
 else
 	not_ok "tests/tools build: $out"
 fi
-for bad in "" "fuzz -n 0" "fuzz -n x" "toggle" "toggle -d 0" "nonroot extra" "spin" \
-	"storm -p 1" "storm -p 65" "storm -n 0" "storm -r x" "storm extra"; do
+while IFS='|' read -r tool want args; do
+	case $tool in
+	bench/*) cmd=(bash "$tool") ;;
+	*) cmd=("$tmp/bin/$tool") ;;
+	esac
 	# shellcheck disable=SC2086
-	err=$("$tmp/bin/tests/knob-fuzz" $bad 2>&1 >/dev/null)
+	err=$("${cmd[@]}" $args 2>&1 >/dev/null)
 	rc=$?
-	check "knob-fuzz ${bad:-(no arguments)}: exit status 2 ($rc) with a message" test $rc -eq 2 -a -n "$err"
-done
-for bad in "" "alone -n 2" "probe -n 0" "sleepers -d x" "probe -c -1" "nap"; do
-	# shellcheck disable=SC2086
-	err=$("$tmp/bin/tests/starve" $bad 2>&1 >/dev/null)
-	rc=$?
-	check "starve ${bad:-(no arguments)}: exit status 2 ($rc) with a message" test $rc -eq 2 -a -n "$err"
-done
-for bad in "" "policy" "policy -d 0" "cgroup -d x" "policy -d 1 -c /tmp" "move -d 1"; do
-	# shellcheck disable=SC2086
-	err=$("$tmp/bin/tests/churn" $bad 2>&1 >/dev/null)
-	rc=$?
-	check "churn ${bad:-(no arguments)}: exit status 2 ($rc) with a message" test $rc -eq 2 -a -n "$err"
-done
-for bad in "-p fifo" "-d 0" "-H 17" "-c x" "-s extra"; do
-	# shellcheck disable=SC2086
-	err=$("$tmp/bin/tests/yield-loop" $bad 2>&1 >/dev/null)
-	rc=$?
-	check "yield-loop $bad: exit status 2 ($rc) with a message" test $rc -eq 2 -a -n "$err"
-done
-# The benchmarks' guest parts refuse bad arguments before touching anything.
-for bad in "cost:-r 0" "cost:-d 0" "cost:extra" "module:" "module:-m tests/host.sh -R x" "mpi:-n x" \
-	"mpi:-D -1" "mpi-all:-r 1000" "pingpong:-F fig3" "pingpong:-F fig2 -n 0"; do
-	# shellcheck disable=SC2086
-	err=$(bash "bench/${bad%%:*}/guest.sh" ${bad#*:} 2>&1 >/dev/null)
-	rc=$?
-	check "bench/${bad%%:*}/guest.sh ${bad#*:}: exit status 2 ($rc) with a message" \
-		test $rc -eq 2 -a -n "$err"
-done
-ys=$tmp/bin/yield-share
-for bad in "-d -1" "-d abc" "-p nowhere" "-n -2" "-m sleep" "-k 2" "-f xml" "--bogus"; do
-	# shellcheck disable=SC2086
-	err=$("$ys" $bad 2>&1 >/dev/null)
-	rc=$?
-	check "yield-share $bad: exit status non-zero ($rc) with a message" \
-		test $rc -ne 0 -a -n "$err"
-done
+	if [[ $want == 2 ]]; then
+		check "${tool#tests/} ${args:-(no arguments)}: exit status 2 ($rc) with a message" \
+			test $rc -eq 2 -a -n "$err"
+	else
+		check "${tool#tests/} ${args:-(no arguments)}: exit status non-zero ($rc) with a message" \
+			test $rc -ne 0 -a -n "$err"
+	fi
+done <<<"$refusals"
 pp=$tmp/bin/pingpong
-for bad in "-S spin" "-s 0" "-s 8388609" "-D -1" "-n abc" "-p three" "--rank0-wait spin" "--bogus"; do
-	# shellcheck disable=SC2086
-	err=$("$pp" $bad 2>&1 >/dev/null)
-	rc=$?
-	check "pingpong $bad: exit status 2 ($rc) with a message" test $rc -eq 2 -a -n "$err"
-done
-for st in poll yield block adaptive sleep; do
+for st in $pp_strategies; do
 	out=$("$pp" -S $st -p one -n 200 -w 20 -D 0 -f kv 2>&1)
 	rc=$?
 	if grep -q 'iterations=200' <<<"$out"; then
@@ -165,16 +215,10 @@ for st in poll yield block adaptive sleep; do
 done
 out=$("$pp" -S yield --rank0-wait same -p one -n 200 -w 20 -D 0 -f kv 2>&1)
 check "pingpong --rank0-wait same: rank 0 waits with yield" grep -q 'rank0_wait=yield' <<<"$out"
-# cpu-work: bad input, its own records, and that SCHED_IDLE really yields
+# cpu-work: its own records, and that SCHED_IDLE really yields
 # the CPU to a normal task (same CPU, 1 s: the idle one gets < 10% of the
 # normal one's CPU time; weights 3 and 1024 give about 0.3%).
 cw=$tmp/bin/cpu-work
-for bad in "-d 0" "-u x" "-c -1" "-W 5" "-r $tmp/none" "extra"; do
-	# shellcheck disable=SC2086
-	err=$("$cw" $bad 2>&1 >/dev/null)
-	rc=$?
-	check "cpu-work $bad: exit status 2 ($rc) with a message" test $rc -eq 2 -a -n "$err"
-done
 c=$(( $(nproc) - 1 ))
 "$cw" -c $c -i -d 1 -l "$tmp/cw-idle.log" >"$tmp/cw-idle.out" &
 idle_pid=$!
@@ -193,7 +237,7 @@ check "cpu-work -r -W: a 0.5 s window of its records, no more units than in all 
 for lib in openmpi mpich; do
 	mp=$tmp/bin/mpi-pingpong-$lib
 	if [[ ! -x $mp ]]; then
-		not_ok "mpi-pingpong-$lib is built (run make deps: mpicc.$lib)"
+		fail_to $((n + 2)) "mpi-pingpong-$lib is built (run make deps: mpicc.$lib)"
 		continue
 	fi
 	run=(mpirun.mpich -launcher fork)
@@ -232,10 +276,10 @@ if [[ -n $hdrs && -f $hdrs/Makefile ]]; then
 		check "dkms remove $DKMS_NAME/$DKMS_VER leaves no module behind" \
 			dkms_uninstall "$tmp/dkms" "$krel"
 	else
-		not_ok "dkms is installed and module/dkms.conf names the package (run make deps)"
+		fail_to $((n + 2)) "dkms is installed and module/dkms.conf names the package (run make deps)"
 	fi
 else
-	not_ok "Debian's linux-headers-amd64 is installed (run make deps)"
+	fail_to $((n + 3)) "Debian's linux-headers-amd64 is installed (run make deps)"
 fi
 links=$(python3 tests/mdlinks.py .)
 check "Markdown links resolve: $(tail -n 1 <<<"$links")$(grep -m 3 'broken link' <<<"$links" | sed 's/^/; /' | tr -d '\n')" \
@@ -264,9 +308,10 @@ for runs in pingpong pingpong-tcg; do
 				bash -c 'diff -q "$1.md" "$2.md" && diff -q "$1.csv" "$2.csv"' - "$ppr/$fig" "Documentation/results/$fig"
 		done
 	else
-		not_ok "bench/pingpong/report.py reads Documentation/results/$runs-fig*-runs.csv"
+		for md in Documentation/results/"$runs"-fig[0-9].md; do
+			not_ok "bench/pingpong/report.py reads Documentation/results/$(basename "$md" .md)-runs.csv"
+		done
 	fi
 done
 check "Documentation/results/check.md and the README's make check times are what tests/check-report.py makes of the runs' CSV files" \
 	python3 tests/check-report.py --check
-echo "1..$n"

@@ -32,6 +32,9 @@ subtest() {
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+# fail_to END WHY: the tests up to number END, which cannot run after a
+# failed step, each failed with WHY: the count stays what the plan says.
+fail_to() { while ((n < $1)); do not_ok "$2"; done; }
 check() { # check DESCRIPTION CMD...: ok when CMD succeeds
 	local desc=$1
 	shift
