@@ -10,8 +10,8 @@
 #
 # Variables: KVER=6.12|6.1, PATCHED=1|0, DURATION=seconds per benchmark run,
 # DEBCONFIG=small|debian (make deb), K=VERSION-FLAVOR (make run, make shell,
-# bench-share, bench-mpi, bench-cost, bench-module; FLAVOR patched, stock,
-# debug or debian; default from KVER and PATCHED).
+# bench-share, bench-mpi, bench-cost, bench-module, bench-pingpong; FLAVOR
+# patched, stock, debug or debian; default from KVER and PATCHED).
 
 KVER     ?= 6.12
 PATCHED  ?= 1
@@ -110,12 +110,12 @@ bench-knoboff: deps
 # The seed paper's LIBRA figures with userspace/pingpong (Documentation/
 # pingpong.md): fig2 (one CPU) under -icount (ICOUNT), fig7 (two CPUs)
 # under -icount too (ICOUNT7; off: plain TCG, a host thread per vCPU).
-# KVER=all (or bench-pingpong-all): both kernels, patched and stock, and
+# K=all (or bench-pingpong-all): both kernels, patched and stock, and
 # the tables and figures in Documentation/results/pingpong-*.
 icount7 = $(or $(ICOUNT7),0)
 bench-pingpong: deps
 	@ICOUNT=$(icount) ICOUNT7=$(icount7) bash bench/pingpong/run.sh \
-		$(if $(filter all,$(KVER)),all,$(KVER) $(PATCHED))
+		'$(if $(filter all,$(K) $(KVER)),all,$(K))'
 bench-pingpong-all: deps
 	@ICOUNT=$(icount) ICOUNT7=$(icount7) bash bench/pingpong/run.sh all
 

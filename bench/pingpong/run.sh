@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench/pingpong/run.sh KVER PATCHED: the LIBRA figures of the seed paper with
-# userspace/pingpong in guests of that kernel (PATCHED=0: Debian's stock
-# source), the knob at 0 and 1 side by side in each boot when the kernel has
-# it (bench/pingpong/guest.sh). Results in
+# bench/pingpong/run.sh KERNEL: the LIBRA figures of the seed paper with
+# userspace/pingpong in guests of that kernel (a name such as 6.12-patched
+# or 6.1-stock; kernel_parse in vm/lib.sh), the knob at 0 and 1 side by
+# side in each boot when the kernel has it (bench/pingpong/guest.sh). Results in
 # results/bench-pingpong-KVER-FLAVOR/{fig2,fig7}/pingpong.csv and samples/,
 # a summary in .../report/ (bench/pingpong/report.sh).
 #
@@ -46,18 +46,19 @@ set -euo pipefail
 . "$(dirname "$0")/../../vm/lib.sh"
 
 usage() {
-	echo "usage: bench/pingpong/run.sh KVER PATCHED (KVER 6.12 or 6.1, PATCHED 1 or 0) | all" >&2
+	echo "usage: bench/pingpong/run.sh KERNEL (e.g. 6.12-patched, 6.1-stock) | all" >&2
 	exit 2
 }
 if [[ $# == 1 && $1 == all ]]; then
 	R=${RESULTS:-$SCY_REPO/results}
-	# KVER PATCHED FIGS REPS RESULTS ICOUNT7
-	steps=("6.12 1 fig2,fig7 ${REPS:-2} $R 0" "6.1 1 fig2 ${REPS:-2} $R 0" "6.12 0 fig2 1 $R 0"
-	       "6.1 0 fig2 1 $R 0" "6.12 1 fig7 1 $R/tcg off" "6.1 1 fig7 1 $R/tcg off")
+	# KERNEL FIGS REPS RESULTS ICOUNT7
+	steps=("6.12-patched fig2,fig7 ${REPS:-2} $R 0" "6.1-patched fig2 ${REPS:-2} $R 0"
+	       "6.12-stock fig2 1 $R 0" "6.1-stock fig2 1 $R 0"
+	       "6.12-patched fig7 1 $R/tcg off" "6.1-patched fig7 1 $R/tcg off")
 	for i in "${!steps[@]}"; do
-		read -r k p f r res ic <<<"${steps[$i]}"
-		log "=== step $((i + 1))/${#steps[@]}: $k, PATCHED=$p, ${f/,/ }, $r repeats, ICOUNT7=$ic ==="
-		FIGS=${f/,/ } REPS=$r RESULTS=$res ICOUNT7=$ic bash "$0" "$k" "$p"
+		read -r k f r res ic <<<"${steps[$i]}"
+		log "=== step $((i + 1))/${#steps[@]}: $k, ${f/,/ }, $r repeats, ICOUNT7=$ic ==="
+		FIGS=${f/,/ } REPS=$r RESULTS=$res ICOUNT7=$ic bash "$0" "$k"
 	done
 	bash "$SCY_REPO/bench/pingpong/report.sh" "$SCY_REPO/Documentation/results/pingpong" \
 		"$R/bench-pingpong-6.12-patched" "$R/bench-pingpong-6.1-patched" \
@@ -66,10 +67,8 @@ if [[ $# == 1 && $1 == all ]]; then
 		"$R/tcg/bench-pingpong-6.12-patched" "$R/tcg/bench-pingpong-6.1-patched"
 	exit 0
 fi
-(($# == 2)) || usage
-kver=$1 patched=$2
-[[ $kver == 6.12 || $kver == 6.1 ]] || { echo "bench/pingpong/run.sh: KVER '$kver' is not 6.12 or 6.1" >&2; usage; }
-[[ $patched == 0 || $patched == 1 ]] || { echo "bench/pingpong/run.sh: PATCHED '$patched' is not 0 or 1" >&2; usage; }
+(($# == 1)) || usage
+kernel_parse "$1"
 figs=${FIGS:-fig2 fig7}
 for f in $figs; do
 	[[ $f == fig2 || $f == fig7 ]] || { echo "bench/pingpong/run.sh: FIGS: '$f' is not fig2 or fig7" >&2; usage; }
@@ -92,12 +91,10 @@ if [[ $kver == 6.1 && -n $icount && $cpus2 == 2 && " $figs " == *" fig2 "* ]]; t
 	exit 2
 fi
 RESULTS=${RESULTS:-$SCY_REPO/results}
-flavor=stock
-[[ $patched == 1 ]] && flavor=patched
 out=$RESULTS/bench-pingpong-$kver-$flavor
 bin=$RESULTS/bin
 make -s -C "$SCY_REPO" userspace RESULTS="$RESULTS" >&2
-kdir=$(bash "$SCY_REPO/vm/build-kernel.sh" "$kver" "$patched")
+kdir=$(kernel_get "$1")
 
 tailpid=
 stop_tail() {
