@@ -60,7 +60,6 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <math.h>
-#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdalign.h>
@@ -112,7 +111,6 @@
 #define SLEEP_NS		NSEC_PER_MSEC
 /* The sleeping sibling runs this long between its sleeps of SLEEP_NS */
 #define SIBLING_RUN_NS		(100 * 1000ULL)
-#define READY_TIMEOUT_MS	30000
 /*
  * Once the hog and the rival are gone the yielder has its CPU to itself;
  * it only needs to return from the sched_yield() or sleep it is in.
@@ -163,18 +161,6 @@ enum {
 	W_RIVAL,
 	NR_WORKERS,
 };
-
-/* Setup stages a worker reports on the readiness pipe */
-enum {
-	STAGE_READY,
-	STAGE_AFFINITY,
-	STAGE_POLICY,
-	STAGE_SETSID,
-	STAGE_CGROUP,
-};
-
-/* No cgroup to join: stay where the parent is */
-#define NO_LEAF			(-2)
 
 /* ------------------------------------------------------------------ */
 /* options and state of the main process, inherited by the tests */
@@ -397,7 +383,7 @@ struct ctx {
 	int cpu;
 	/* placement of the test */
 	enum scy_placement placement;
-	int yielder_leaf;	/* cgroup leaves to join, NO_LEAF: none */
+	int yielder_leaf;	/* cgroup leaves to join, SCY_NO_LEAF: none */
 	int hog_leaf;
 	int idle_leaf;		/* the cpu.idle=1 group */
 };
@@ -409,9 +395,9 @@ static void ctx_setup(struct __test_metadata *_metadata, struct ctx *c,
 
 	memset(c, 0, sizeof(*c));
 	c->placement = placement;
-	c->yielder_leaf = NO_LEAF;
-	c->hog_leaf = NO_LEAF;
-	c->idle_leaf = NO_LEAF;
+	c->yielder_leaf = SCY_NO_LEAF;
+	c->hog_leaf = SCY_NO_LEAF;
+	c->idle_leaf = SCY_NO_LEAF;
 	test_pid = getpid();
 	test_saved_knob = -1;
 	memset(&workers, 0, sizeof(workers));
@@ -555,29 +541,10 @@ struct window {
 	bool full;
 };
 
-struct ready_msg {
-	int idx;
-	int stage;
-	int err;
-};
-
 struct worker_spec {
-	int policy;		/* SCHED_OTHER or SCHED_IDLE */
-	int nice;
-	bool setsid;
+	struct scy_worker_spec setup;	/* pinning, policy, session, cgroup */
 	bool sleeper;		/* sibling_run() instead of spin() */
-	int leaf;		/* cgroup leaf to join, NO_LEAF: none */
 };
-
-static void worker_report(int fd, int idx, int stage, int err)
-{
-	struct ready_msg msg = { .idx = idx, .stage = stage, .err = err };
-	ssize_t n;
-
-	do {
-		n = write(fd, &msg, sizeof(msg));
-	} while (n < 0 && errno == EINTR);
-}
 
 static void wait_go(struct lat_shared *sh)
 {
@@ -679,47 +646,11 @@ static noreturn void sibling_run(void)
 	}
 }
 
-static noreturn void worker(int idx, const struct worker_spec *ws, int cpu,
+static noreturn void worker(int idx, const struct worker_spec *ws,
 			    enum yield_mode mode, struct lat_shared *sh,
 			    int ready_fd, pid_t parent)
 {
-	struct sched_param sp = { .sched_priority = 0 };
-	cpu_set_t set;
-	int e;
-
-	/* die with the parent, whatever kills it */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		worker_report(ready_fd, idx, STAGE_AFFINITY, errno);
-		_exit(1);
-	}
-	if (sched_setscheduler(0, ws->policy, &sp) ||
-	    setpriority(PRIO_PROCESS, 0, ws->nice)) {
-		worker_report(ready_fd, idx, STAGE_POLICY, errno);
-		_exit(1);
-	}
-	if (ws->setsid && setsid() < 0) {
-		worker_report(ready_fd, idx, STAGE_SETSID, errno);
-		_exit(1);
-	}
-	if (ws->leaf != NO_LEAF) {
-		e = scy_cgroup_join(ws->leaf);
-		if (e) {
-			worker_report(ready_fd, idx, STAGE_CGROUP, e);
-			_exit(1);
-		}
-	}
-	worker_report(ready_fd, idx, STAGE_READY, 0);
-	close(ready_fd);
+	scy_worker_setup(ready_fd, idx, parent, &ws->setup);
 
 	if (idx == W_YIELDER)
 		yielder_run(sh, mode);
@@ -729,65 +660,9 @@ static noreturn void worker(int idx, const struct worker_spec *ws, int cpu,
 	spin();
 }
 
-static const char *stage_name(int stage)
-{
-	switch (stage) {
-	case STAGE_AFFINITY:
-		return "sched_setaffinity()";
-	case STAGE_POLICY:
-		return "setting its policy and nice value";
-	case STAGE_SETSID:
-		return "setsid()";
-	case STAGE_CGROUP:
-		return "joining its cgroup";
-	}
-	return "setup";
-}
-
 static const char * const worker_names[] = {
 	[W_YIELDER] = "yielder", [W_HOG] = "hog", [W_RIVAL] = "rival",
 };
-
-/* Wait for every worker's readiness message.  An enum scy_status. */
-static int wait_ready(int fd, int nr, char *err, size_t errlen)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	struct ready_msg msg;
-	int got = 0, r;
-	ssize_t n;
-
-	while (got < nr) {
-		r = poll(&pfd, 1, READY_TIMEOUT_MS);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			snprintf(err, errlen,
-				 "only %d of %d workers became ready", got, nr);
-			return SCY_EFAIL;
-		}
-		n = read(fd, &msg, sizeof(msg));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n != sizeof(msg)) {
-			snprintf(err, errlen,
-				 "readiness pipe: short read (%d of %d workers ready)",
-				 got, nr);
-			return SCY_EFAIL;
-		}
-		if (msg.stage != STAGE_READY) {
-			snprintf(err, errlen, "%s: %s failed: %s",
-				 msg.idx >= 0 && msg.idx < NR_WORKERS ?
-				 worker_names[msg.idx] : "worker",
-				 stage_name(msg.stage), strerror(msg.err));
-			/* a non-root caller may not raise a priority */
-			return msg.stage == STAGE_POLICY &&
-			       (msg.err == EPERM || msg.err == EACCES) ?
-			       SCY_EUNSUPPORTED : SCY_EFAIL;
-		}
-		got++;
-	}
-	return SCY_OK;
-}
 
 /* Wait until the yielder says it is done, at most until @deadline */
 static bool wait_done(struct lat_shared *sh, __u64 deadline)
@@ -825,29 +700,33 @@ static __u64 percentile(const __u64 *s, __u64 n, unsigned int pct)
 static void spec_for(const struct ctx *c, int idx, enum rival rival,
 		     struct worker_spec *ws)
 {
-	ws->policy = SCHED_OTHER;
-	ws->nice = 0;
-	ws->setsid = false;
+	struct scy_worker_spec *set = &ws->setup;
+
+	set->cpu = c->cpu;
+	set->set_policy = true;
+	set->policy = SCHED_OTHER;
+	set->nice = 0;
+	set->setsid = false;
+	set->leaf = SCY_NO_LEAF;
 	ws->sleeper = false;
-	ws->leaf = NO_LEAF;
 	switch (idx) {
 	case W_YIELDER:
-		ws->setsid = c->placement == SCY_PLACE_SESSION;
-		ws->leaf = c->yielder_leaf;
+		set->setsid = c->placement == SCY_PLACE_SESSION;
+		set->leaf = c->yielder_leaf;
 		break;
 	case W_HOG:
-		ws->leaf = c->hog_leaf;
+		set->leaf = c->hog_leaf;
 		break;
 	case W_RIVAL:
-		ws->leaf = c->hog_leaf;
+		set->leaf = c->hog_leaf;
 		if (rival == RIVAL_IDLE)
-			ws->policy = SCHED_IDLE;
+			set->policy = SCHED_IDLE;
 		else if (rival == RIVAL_NICE19)
-			ws->nice = 19;
+			set->nice = 19;
 		else if (rival == RIVAL_CGIDLE)
-			ws->leaf = c->idle_leaf;
+			set->leaf = c->idle_leaf;
 		if (rival == RIVAL_SIBLING) {
-			ws->leaf = c->yielder_leaf;
+			set->leaf = c->yielder_leaf;
 			ws->sleeper = true;
 		}
 		break;
@@ -933,14 +812,15 @@ static int run_window(const struct ctx *c, enum yield_mode mode, struct window *
 		}
 		if (!pid) {
 			close(pfd[0]);
-			worker(i, &ws, c->cpu, mode, sh, pfd[1], self);
+			worker(i, &ws, mode, sh, pfd[1], self);
 		}
 		WRITE_ONCE(workers.pid[i], pid);
 	}
 	close(pfd[1]);
 	pfd[1] = -1;
 
-	ret = wait_ready(pfd[0], nr, err, errlen);
+	ret = scy_wait_ready(pfd[0], nr, worker_names, NR_WORKERS, err,
+			     errlen);
 	if (ret)
 		goto out;
 	ret = SCY_EFAIL;

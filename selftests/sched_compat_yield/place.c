@@ -9,10 +9,14 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <mntent.h>
+#include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
@@ -452,4 +456,134 @@ void scy_place_cleanup(void)
 {
 	scy_cgroup_cleanup();
 	scy_autogroup_cleanup();
+}
+
+/* ------------------------------------------------------------------ */
+/* worker setup and the readiness pipe */
+
+#define SCY_READY_TIMEOUT_MS	30000
+
+/* Setup steps a worker reports on the readiness pipe */
+enum {
+	STAGE_READY,
+	STAGE_AFFINITY,
+	STAGE_POLICY,
+	STAGE_SETSID,
+	STAGE_CGROUP,
+};
+
+struct ready_msg {
+	int idx;
+	int stage;
+	int err;
+};
+
+static void worker_report(int fd, int idx, int stage, int err)
+{
+	struct ready_msg msg = { .idx = idx, .stage = stage, .err = err };
+	ssize_t n;
+
+	do {
+		n = write(fd, &msg, sizeof(msg));
+	} while (n < 0 && errno == EINTR);
+}
+
+static void worker_fail(int fd, int idx, int stage, int err)
+{
+	worker_report(fd, idx, stage, err);
+	_exit(1);
+}
+
+void scy_worker_setup(int ready_fd, int idx, pid_t parent,
+		      const struct scy_worker_spec *ws)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+	cpu_set_t set;
+	int e;
+
+	/* die with the parent, whatever kills it */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+
+	CPU_ZERO(&set);
+	CPU_SET(ws->cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		worker_fail(ready_fd, idx, STAGE_AFFINITY, errno);
+	if (ws->set_policy &&
+	    (sched_setscheduler(0, ws->policy, &sp) ||
+	     setpriority(PRIO_PROCESS, 0, ws->nice)))
+		worker_fail(ready_fd, idx, STAGE_POLICY, errno);
+	if (ws->setsid && setsid() < 0)
+		worker_fail(ready_fd, idx, STAGE_SETSID, errno);
+	if (ws->leaf != SCY_NO_LEAF) {
+		e = scy_cgroup_join(ws->leaf);
+		if (e)
+			worker_fail(ready_fd, idx, STAGE_CGROUP, e);
+	}
+	worker_report(ready_fd, idx, STAGE_READY, 0);
+	close(ready_fd);
+}
+
+static const char *stage_name(int stage)
+{
+	switch (stage) {
+	case STAGE_AFFINITY:
+		return "sched_setaffinity()";
+	case STAGE_POLICY:
+		return "setting its policy and nice value";
+	case STAGE_SETSID:
+		return "setsid()";
+	case STAGE_CGROUP:
+		return "joining its cgroup";
+	}
+	return "setup";
+}
+
+int scy_wait_ready(int fd, int nr, const char * const *names, int nr_names,
+		   char *err, size_t errlen)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct ready_msg msg;
+	char who[32];
+	int got = 0, r;
+	ssize_t n;
+
+	while (got < nr) {
+		r = poll(&pfd, 1, SCY_READY_TIMEOUT_MS);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			snprintf(err, errlen,
+				 "only %d of %d workers became ready", got, nr);
+			return SCY_EFAIL;
+		}
+		n = read(fd, &msg, sizeof(msg));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != sizeof(msg)) {
+			snprintf(err, errlen,
+				 "readiness pipe: short read (%d of %d workers ready)",
+				 got, nr);
+			return SCY_EFAIL;
+		}
+		if (msg.stage != STAGE_READY) {
+			if (names && msg.idx >= 0 && msg.idx < nr_names)
+				snprintf(who, sizeof(who), "%s", names[msg.idx]);
+			else
+				snprintf(who, sizeof(who), "worker %d", msg.idx);
+			snprintf(err, errlen, "%s: %s failed: %s", who,
+				 stage_name(msg.stage), strerror(msg.err));
+			/* a non-root caller may not raise a priority */
+			return msg.stage == STAGE_POLICY &&
+			       (msg.err == EPERM || msg.err == EACCES) ?
+			       SCY_EUNSUPPORTED : SCY_EFAIL;
+		}
+		got++;
+	}
+	return SCY_OK;
 }

@@ -103,4 +103,38 @@ void scy_cgroup_cleanup(void);
 /* Both cleanups above */
 void scy_place_cleanup(void);
 
+/*
+ * The setup of a forked worker, reported to the parent on a readiness
+ * pipe: scy_worker_setup() in the child, scy_wait_ready() in the parent.
+ */
+struct scy_worker_spec {
+	int cpu;		/* the CPU it is pinned to */
+	bool set_policy;	/* apply policy and nice */
+	int policy;		/* SCHED_OTHER, SCHED_BATCH or SCHED_IDLE */
+	int nice;
+	bool setsid;		/* a session, and so an autogroup, of its own */
+	int leaf;		/* cgroup leaf to join, SCY_NO_LEAF: none */
+};
+
+/* No cgroup to join: stay where the parent is */
+#define SCY_NO_LEAF		(-2)
+
+/*
+ * In a worker just forked by @parent: die with the parent, default
+ * signal handlers, then pin, policy, session and cgroup as @ws says.
+ * Reports readiness as worker @idx on @ready_fd, which it closes; on a
+ * failed step reports that step and its errno and exits with status 1.
+ */
+void scy_worker_setup(int ready_fd, int idx, pid_t parent,
+		      const struct scy_worker_spec *ws);
+
+/*
+ * In the parent: wait (30 s at most) until @nr workers reported ready.
+ * SCY_OK; SCY_EFAIL with the failed step in @err (the worker named
+ * @names[idx] if @names, of @nr_names); SCY_EUNSUPPORTED where an
+ * unprivileged caller may not set the policy or nice value asked for.
+ */
+int scy_wait_ready(int fd, int nr, const char * const *names, int nr_names,
+		   char *err, size_t errlen);
+
 #endif /* SCY_PLACE_H */

@@ -20,7 +20,6 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <math.h>
-#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdalign.h>
@@ -30,7 +29,6 @@
 #include <stdnoreturn.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
@@ -40,7 +38,6 @@
 
 #include "share.h"
 
-#define SCY_READY_TIMEOUT_MS	30000
 #define SCY_CACHELINE		64
 /* Seconds the workers run before the window opens (at most a quarter of it) */
 #define SCY_WARMUP_S		0.5
@@ -55,20 +52,6 @@
 #ifndef WRITE_ONCE
 #define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
 #endif
-
-/* Setup stages a worker reports on the readiness pipe */
-enum {
-	STAGE_READY,
-	STAGE_AFFINITY,
-	STAGE_SETSID,
-	STAGE_CGROUP,
-};
-
-struct ready_msg {
-	int idx;
-	int stage;
-	int err;
-};
 
 struct scy_slot {
 	alignas(SCY_CACHELINE) __u64 counter;
@@ -329,56 +312,20 @@ void scy_emergency_cleanup(void)
 	errno = saved;
 }
 
-static void worker_report(int fd, int idx, int stage, int err)
-{
-	struct ready_msg msg = { .idx = idx, .stage = stage, .err = err };
-	ssize_t n;
-
-	do {
-		n = write(fd, &msg, sizeof(msg));
-	} while (n < 0 && errno == EINTR);
-}
-
 static noreturn void worker(int idx, enum scy_role role,
 			    const struct scy_config *cfg,
 			    struct scy_shared *sh, int ready_fd, pid_t parent)
 {
 	struct scy_slot *slot = &sh->slot[idx];
+	struct scy_worker_spec ws = {
+		.cpu = cfg->cpu,
+		.setsid = idx == 0 && cfg->placement == SCY_PLACE_SESSION,
+		.leaf = cfg->placement != SCY_PLACE_CGROUP ? SCY_NO_LEAF :
+			idx == 0 ? 0 : 1,
+	};
 	__u64 count = 0;
-	cpu_set_t set;
 
-	/* die with the parent, whatever kills it */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-
-	CPU_ZERO(&set);
-	CPU_SET(cfg->cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		worker_report(ready_fd, idx, STAGE_AFFINITY, errno);
-		_exit(1);
-	}
-
-	if (idx == 0 && cfg->placement == SCY_PLACE_SESSION && setsid() < 0) {
-		worker_report(ready_fd, idx, STAGE_SETSID, errno);
-		_exit(1);
-	}
-
-	if (cfg->placement == SCY_PLACE_CGROUP) {
-		int e = scy_cgroup_join(idx == 0 ? 0 : 1);
-
-		if (e) {
-			worker_report(ready_fd, idx, STAGE_CGROUP, e);
-			_exit(1);
-		}
-	}
-
-	worker_report(ready_fd, idx, STAGE_READY, 0);
-	close(ready_fd);
+	scy_worker_setup(ready_fd, idx, parent, &ws);
 
 	while (!__atomic_load_n(&sh->go, __ATOMIC_ACQUIRE))
 		futex_wait(&sh->go, 0);
@@ -396,56 +343,6 @@ static noreturn void worker(int idx, enum scy_role role,
 			getppid();
 		}
 	}
-}
-
-static const char *stage_name(int stage)
-{
-	switch (stage) {
-	case STAGE_AFFINITY:
-		return "sched_setaffinity()";
-	case STAGE_SETSID:
-		return "setsid()";
-	case STAGE_CGROUP:
-		return "joining its cgroup";
-	}
-	return "setup";
-}
-
-/* Wait for every worker's readiness message.  SCY_OK or SCY_EFAIL. */
-static int wait_ready(int fd, int nr, char *err, size_t errlen)
-{
-	struct ready_msg msg;
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	int got = 0, r;
-	ssize_t n;
-
-	while (got < nr) {
-		r = poll(&pfd, 1, SCY_READY_TIMEOUT_MS);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			snprintf(err, errlen,
-				 "only %d of %d workers became ready", got, nr);
-			return SCY_EFAIL;
-		}
-		n = read(fd, &msg, sizeof(msg));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n != sizeof(msg)) {
-			snprintf(err, errlen,
-				 "readiness pipe: short read (%d of %d workers ready)",
-				 got, nr);
-			return SCY_EFAIL;
-		}
-		if (msg.stage != STAGE_READY) {
-			snprintf(err, errlen, "worker %d: %s failed: %s",
-				 msg.idx, stage_name(msg.stage),
-				 strerror(msg.err));
-			return SCY_EFAIL;
-		}
-		got++;
-	}
-	return SCY_OK;
 }
 
 struct snap {
@@ -610,7 +507,7 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 	close(pfd[1]);
 	pfd[1] = -1;
 
-	ret = wait_ready(pfd[0], nr, err, errlen);
+	ret = scy_wait_ready(pfd[0], nr, NULL, 0, err, errlen);
 	if (ret)
 		goto out;
 	ret = SCY_EFAIL;
