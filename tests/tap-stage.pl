@@ -8,9 +8,10 @@
 # plan "1..N", "TAP version" or "#". An indented block of such lines is a
 # nested document (KTAP subtest: a guest's suite under its host-side
 # wrapper, a kselftest under the suite), and each document is parsed on its
-# own with TAP::Parser. A document's plan may come first or last; a
-# document with tests and no plan, a plan that does not match the tests
-# run, or tests out of sequence is one failure more (per document).
+# own with TAP::Parser. A document with tests and no plan, a plan after
+# its tests (the plan comes first, so that a block that never ran shows as
+# missing tests), a plan that does not match the tests run, or tests out of
+# sequence is one failure more (per document).
 #
 # Prints the failed and skipped tests (indented by two), a "not ok" line
 # for each document with errors (the first one named), and last "PASSED FAILED SKIPPED" over all documents.
@@ -45,8 +46,9 @@ close $fh;
 my ($pass, $fail, $skip) = (0, 0, 0);
 for my $doc (@docs) {
 	my $parser = TAP::Parser->new({ tap => $doc->{tap} });
-	my $tests = 0;
+	my ($tests, $late_plan) = (0, 0);
 	while (my $r = $parser->next) {
+		$late_plan = 1 if $r->is_plan && $tests;
 		next unless $r->is_test;
 		$tests++;
 		if ($r->has_skip) {
@@ -62,6 +64,7 @@ for my $doc (@docs) {
 	# comments only (a "# running ..." line, build messages): no document
 	next if !$tests && !$parser->plan;
 	my @errors = $parser->parse_errors;
+	unshift @errors, 'the plan comes after the tests' if $late_plan;
 	next unless @errors;
 	$fail++;
 	print "  not ok - the TAP at line $doc->{line} of $log",
