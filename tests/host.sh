@@ -163,7 +163,7 @@ check "sysfs-abi: entry has the Documentation/ABI fields" \
 		grep -q "^$k" sysfs-abi/sysfs-kernel-sched_compat_yield || exit 1; done'
 
 # Repository hygiene
-srcs=$(git ls-files | grep -E '(\.(c|h|sh|gp|config|py|pl)|Makefile|/run|guest-init)$')
+srcs=$(git ls-files | grep -E '(\.(c|h|sh|gp|config|py|pl|awk)|Makefile|/run|guest-init)$')
 missing=$(for f in $srcs; do head -n 3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0' || echo "$f"; done)
 check "every source file has an SPDX GPL-2.0 header${missing:+ (missing: $missing)}" test -z "$missing"
 abs=$(git grep -lE '(^|[[:space:]"'\''=:(])/(root|home|work)/[A-Za-z]' -- . ':!LICENSE' ':!tests/host.sh' || true)

@@ -68,24 +68,6 @@ unit="ns per op"
 [[ $SCY_ICOUNT != off ]] && unit="guest ns per op (icount shift $SCY_ICOUNT: instructions x $((1 << SCY_ICOUNT)))"
 {
 	echo "knob-0 cost, $kver, $unit; $rounds boots per kernel x $reps runs; $accel"
-	awk -F, 'NR > 1 { v[$5 "," $1] = v[$5 "," $1] " " $7; if (!($5 in seen)) { seen[$5] = 1; t[++nt] = $5 } }
-	function med(s,    a, n, i, j, x) {
-		n = split(s, a, " ")
-		for (i = 2; i <= n; i++) {
-			x = a[i] + 0
-			for (j = i - 1; j >= 1 && a[j] + 0 > x; j--)
-				a[j + 1] = a[j]
-			a[j + 1] = x
-		}
-		lo = a[1]; hi = a[n]; cnt = n
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
-	END {
-		printf "%-10s %22s %22s %8s\n", "test", "stock (min-max)", "patched k0 (min-max)", "ratio"
-		for (i = 1; i <= nt; i++) {
-			s = med(v[t[i] ",stock"]); sl = lo; sh = hi
-			p = med(v[t[i] ",patched"]); pl = lo; ph = hi
-			printf "%-10s %8.1f (%.1f-%.1f) %8.1f (%.1f-%.1f) %8.4f\n", t[i], s, sl, sh, p, pl, ph, p / s
-		}
-	}' "$csv"
+	awk -F, -f "$SCY_REPO/bench/ratio-table.awk" -v test=5 -v phase=1 -v value=7 \
+		-v a=stock -v b=patched -v alabel=stock -v blabel="patched k0" -v ratio=ratio "$csv"
 } | tee "$out/summary.txt"

@@ -80,32 +80,8 @@ for ((p = 1; p <= 2 * rounds + 1; p++)); do
 done
 
 echo
-printf '%s' "$rows" | awk -F, -v rounds="$rounds" -v reps="$reps" -v dur="$dur" '
-function med(s,    a, n, i, j, x) {
-	n = split(s, a, " ")
-	for (i = 2; i <= n; i++) {
-		x = a[i] + 0
-		for (j = i - 1; j >= 1 && a[j] + 0 > x; j--)
-			a[j + 1] = a[j]
-		a[j + 1] = x
-	}
-	lo = a[1]; hi = a[n]
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-{
-	kernel = $1
-	v[$4 "," $2] = v[$4 "," $2] " " $6
-	if (!($4 in seen)) { seen[$4] = 1; t[++nt] = $4 }
-}
-END {
-	printf "yield_stats module overhead, kernel %s: ns per call, medians (min-max)\n", kernel
-	printf "%d on-phases between %d off-phases, %d runs of %s s per test and phase\n",
-		rounds, rounds + 1, reps, dur
-	printf "%-10s %24s %24s %8s\n", "test", "module off", "module on", "on/off"
-	for (i = 1; i <= nt; i++) {
-		off = med(v[t[i] ",off"]); ol = lo; oh = hi
-		on = med(v[t[i] ",on"]); nl = lo; nh = hi
-		printf "%-10s %8.1f (%6.1f-%6.1f) %8.1f (%6.1f-%6.1f) %8.4f\n",
-			t[i], off, ol, oh, on, nl, nh, on / off
-	}
-}'
+kernel=$(head -n 1 <<<"$rows" | cut -d, -f1)
+echo "yield_stats module overhead, kernel $kernel: ns per call, medians (min-max)"
+echo "$rounds on-phases between $((rounds + 1)) off-phases, $reps runs of $dur s per test and phase"
+printf '%s' "$rows" | awk -F, -f "$(dirname "$0")/../ratio-table.awk" -v test=4 -v phase=2 -v value=6 \
+	-v a=off -v b=on -v alabel="module off" -v blabel="module on" -v ratio=on/off
