@@ -67,6 +67,17 @@ int parse_knob(const char *s)
 	return -1;
 }
 
+enum format parse_format(const char *s)
+{
+	if (!strcmp(s, "table"))
+		return FMT_TABLE;
+	if (!strcmp(s, "csv"))
+		return FMT_CSV;
+	if (strcmp(s, "kv"))
+		usage_error("-f: unknown format '%s' (table, csv or kv)", s);
+	return FMT_KV;
+}
+
 double parse_duration(const char *s)
 {
 	char *end;

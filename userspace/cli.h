@@ -25,6 +25,12 @@ long parse_long(const char *opt, const char *s, long min, long max);
 /* Parse the -k knob value: 0 or 1, or -1 for "keep"; else a usage error. */
 int parse_knob(const char *s);
 
+/* Output formats of the tools' -f option */
+enum format { FMT_TABLE, FMT_CSV, FMT_KV };
+
+/* -f's argument: table, csv or kv; anything else is a usage error. */
+enum format parse_format(const char *s);
+
 /* Parse the -d duration: seconds, > 0 and <= 1e6, else a usage error. */
 double parse_duration(const char *s);
 

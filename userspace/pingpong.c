@@ -56,7 +56,6 @@
 
 #define KNOB_SYSFS		"/sys/kernel/sched_compat_yield"
 
-enum format { FMT_TABLE, FMT_CSV, FMT_KV };
 enum placement { PLACE_ONE, PLACE_TWO };
 
 /* CPU time and context switches of one rank, from getrusage() */
@@ -759,15 +758,7 @@ int main(int argc, char **argv)
 			cfg.samples_path = optarg;
 			break;
 		case 'f':
-			if (!strcmp(optarg, "table"))
-				cfg.fmt = FMT_TABLE;
-			else if (!strcmp(optarg, "csv"))
-				cfg.fmt = FMT_CSV;
-			else if (!strcmp(optarg, "kv"))
-				cfg.fmt = FMT_KV;
-			else
-				usage_error("-f: unknown format '%s' (table, csv or kv)",
-					    optarg);
+			cfg.fmt = parse_format(optarg);
 			break;
 		case 'h':
 			usage(stdout);

@@ -75,7 +75,6 @@
 #define KNOB_UNREADABLE		-2
 
 enum mode { MODE_YIELD, MODE_GETPPID };
-enum format { FMT_TABLE, FMT_CSV, FMT_KV };
 
 struct config {
 	enum mode mode;
@@ -649,15 +648,7 @@ int main(int argc, char **argv)
 			repeat = parse_long("-r", optarg, 1, MAX_REPEAT);
 			break;
 		case 'f':
-			if (!strcmp(optarg, "table"))
-				fmt = FMT_TABLE;
-			else if (!strcmp(optarg, "csv"))
-				fmt = FMT_CSV;
-			else if (!strcmp(optarg, "kv"))
-				fmt = FMT_KV;
-			else
-				usage_error("-f: unknown format '%s' (table, csv or kv)",
-					    optarg);
+			fmt = parse_format(optarg);
 			break;
 		case 'k':
 			want_knob = parse_knob(optarg);

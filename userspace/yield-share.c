@@ -29,7 +29,6 @@
 
 #define MAX_REPEAT		1000
 
-enum format { FMT_TABLE, FMT_CSV, FMT_KV };
 
 static void on_signal(int sig)
 {
@@ -242,15 +241,7 @@ int main(int argc, char **argv)
 			repeat = parse_long("-r", optarg, 1, MAX_REPEAT);
 			break;
 		case 'f':
-			if (!strcmp(optarg, "table"))
-				fmt = FMT_TABLE;
-			else if (!strcmp(optarg, "csv"))
-				fmt = FMT_CSV;
-			else if (!strcmp(optarg, "kv"))
-				fmt = FMT_KV;
-			else
-				usage_error("-f: unknown format '%s' (table, csv or kv)",
-					    optarg);
+			fmt = parse_format(optarg);
 			break;
 		case 'o':
 			out_path = optarg;
