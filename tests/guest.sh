@@ -44,8 +44,5 @@ bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "${SCY_GUEST_
 	SCY_SHARE_DURATION="${SCY_SHARE_DURATION:-4}" SCY_MODULE_CYCLES="${SCY_MODULE_CYCLES:-20}" \
 	SCY_STORM_WRITES="${SCY_STORM_WRITES:-10000}" \
 	bash tests/guest-suite.sh || rc=$?
-nest "$out/job.log" 2>/dev/null || true
-echo "# accelerator: $(cat "$out/accel" 2>/dev/null); results in $out"
-check "a guest of $kver-$flavor ran the suite and shut down by itself (vm/run.sh status $rc)" test $rc = 0
-check "no WARNING/BUG in the guest's dmesg ($out/dmesg.txt)" test ! -s "$out/dmesg-problems.txt"
+guest_verdict "$out" "$rc" "a guest of $kver-$flavor"
 exit "$rc"

@@ -23,8 +23,5 @@ SCY_ICOUNT=${SCY_STARVE_ICOUNT:-2} SCY_CPUS=1 bash "$SCY_REPO/vm/run.sh" --kerne
 	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_STARVE_SECONDS="${SCY_STARVE_SECONDS:-2}" \
 	SCY_LATENCY_SECONDS="${SCY_LATENCY_SECONDS:-2}" \
 	bash tests/starve-suite.sh || rc=$?
-nest "$out/job.log" 2>/dev/null || true
-echo "# accelerator: $(cat "$out/accel" 2>/dev/null); results in $out"
-check "a one-CPU -icount guest of $kver-patched ran the suite and shut down by itself (vm/run.sh status $rc)" test $rc = 0
-check "no WARNING/BUG in the guest's dmesg ($out/dmesg.txt)" test ! -s "$out/dmesg-problems.txt"
+guest_verdict "$out" "$rc" "a one-CPU -icount guest of $kver-patched"
 exit "$rc"

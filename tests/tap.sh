@@ -29,6 +29,25 @@ subtest() {
 	check "$name: $ran of ${planned:-(no plan first)} tests ran, $failed failed" \
 		test -n "$planned" -a "$ran" = "${planned:-x}" -a "$failed" = 0
 }
+# guest_verdict OUT RC WHAT: after vm/run.sh ran a suite in WHAT (a guest)
+# with its results in OUT and exit status RC: the suite's TAP nested, where
+# it ran, then two tests: the suite ran and the guest shut down by itself;
+# no kernel report (kernel_reports in vm/lib.sh) in the guest's dmesg, or,
+# when it saved none (timed out, crashed), on its console.
+guest_verdict() {
+	local out=$1 rc=$2 what=$3
+	nest "$out/job.log" 2>/dev/null || true
+	echo "# accelerator: $(cat "$out/accel" 2>/dev/null); results in $out"
+	check "$what ran the suite and shut down by itself (vm/run.sh status $rc)" test "$rc" = 0
+	if [[ -f $out/dmesg.txt ]]; then
+		check "no kernel report (WARNING, BUG, KASAN, lockdep, ...) in the guest's dmesg ($out/dmesg.txt)" \
+			test ! -s "$out/dmesg-problems.txt"
+	elif kernel_reports "$out/console.log" >"$out/dmesg-problems.txt" 2>/dev/null; then
+		not_ok "kernel reports on the guest's console (see $out/console.log)"
+	else
+		not_ok "the guest saved no dmesg; none of its console lines is a kernel report"
+	fi
+}
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
