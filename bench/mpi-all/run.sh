@@ -23,7 +23,8 @@
 # The report covers the STEPS given only: for the tables of several
 # invocations, --report with all of their STEPS. Before the guests,
 # bench/mpi-all/build-mpich-ch3.sh builds MPICH with ch3:nemesis (the mpich-ch3-*
-# strategies) if it is not built yet, once (the README says how long).
+# strategies) if it is not built yet and LIBS asks for them, once (the
+# README says how long).
 set -euo pipefail
 . "$(dirname "$0")/../../vm/lib.sh"
 
@@ -46,7 +47,10 @@ step_parse() {
 # every step is checked before anything is built or booted
 for s in "${steps[@]}"; do step_parse "$s"; done
 if ((!report_only)); then
-	bash "$SCY_REPO/bench/mpi-all/build-mpich-ch3.sh" >/dev/null
+	# MPICH ch3 only for the strategies that use it
+	if [[ -z ${LIBS:-} || " $LIBS " == *" mpich-ch3-"* ]]; then
+		bash "$SCY_REPO/bench/mpi-all/build-mpich-ch3.sh" >/dev/null
+	fi
 	make -s -C "$SCY_REPO" userspace RESULTS="$R" >&2
 fi
 dirs=()
