@@ -200,8 +200,8 @@ hotplug_round() {
 echo "+cpu" >/sys/fs/cgroup/cgroup.subtree_control
 loop module module_round &
 loops=($!)
-# SCY_STRESS_HOTPLUG=0 leaves CPU hotplug out (tests/debug.sh does on 6.12,
-# where it triggers a stock deadline-server warning:
+# SCY_STRESS_HOTPLUG=0 leaves CPU hotplug out (tests/debug.sh does unless
+# told otherwise: the stock kernels misbehave under it,
 # Documentation/results/reliability.md).
 if [[ ${SCY_STRESS_HOTPLUG:-1} == 1 ]]; then
 	loop hotplug hotplug_round &
