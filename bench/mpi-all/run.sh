@@ -4,8 +4,9 @@
 # bench/mpi-all/run.sh [STEP...]: bench/mpi-all/guest.sh (Open MPI and MPICH
 # oversubscribed, a SCHED_IDLE co-runner, a hog in another autogroup) in
 # guests of both kernels under QEMU -icount (guest time = executed
-# instructions, see vm/run.sh), one guest at a time, then the tables and
-# the figure of Documentation/results/mpi.md (bench/mpi-all/report.sh).
+# instructions, see vm/run.sh), one guest at a time, then their tables and
+# figures (bench/mpi-all/report.sh; the committed ones are in
+# Documentation/results/mpi.md).
 # STEPs (default 6.1-patched 6.1-patched-lat4tcg 6.12-stock 6.12-patched;
 # 6.1-stock is a further possible one). 6.1 hangs bringing up a second vCPU
 # under -icount, so its guests get one vCPU and skip the 4-rank part; 6.12
@@ -14,7 +15,9 @@
 # multi-threaded TCG instead, into results/bench-mpi-all-KVER-FLAVOR-lat4tcg:
 # its times are the host's, they depend on its load; the report puts it in a
 # table of its own.
-# --report: no guests, only the report from the STEPs' existing results.
+# The report of a measurement goes to results/mpi-all-report/.
+# --report: no guests, only the report from the STEPs' existing results,
+# into Documentation/results/mpi-all.*.
 # Environment: REPS (default 1), ITER (default 100), PARTS (default
 # "lat idle coloc lat4"), LIBS (default all wait strategies: see
 # bench/mpi-all/guest.sh; given, only these run and their rows are
@@ -71,4 +74,12 @@ for s in "${steps[@]}"; do
 		PARTS=${PARTS:-lat idle coloc lat4} RESULTS=$R \
 		bash "$SCY_REPO/bench/run.sh" mpi-all "$kver-$flavor"
 done
-bash "$SCY_REPO/bench/mpi-all/report.sh" "$SCY_REPO/Documentation/results/mpi-all" "${dirs[@]}"
+# A measurement reports into results/; --report makes the committed page's
+# tables and figures from the results already there.
+if ((report_only)); then
+	bash "$SCY_REPO/bench/mpi-all/report.sh" "$SCY_REPO/Documentation/results/mpi-all" "${dirs[@]}"
+else
+	mkdir -p "$R/mpi-all-report"
+	bash "$SCY_REPO/bench/mpi-all/report.sh" "$R/mpi-all-report/mpi-all" "${dirs[@]}"
+	log "the committed tables: bash bench/mpi-all/run.sh --report STEP... (every step of Documentation/results/mpi.md)"
+fi
