@@ -19,11 +19,13 @@ debver=$(debian_version "$kver")
 
 # The image package of exactly that version, named by its release
 # (6.1.0-56-amd64, 6.12.117+deb12-amd64; not the -dbg, -unsigned, -rt or
-# -cloud ones, nor the 6.12-amd64 meta package).
+# -cloud ones, nor the 6.12-amd64 meta package). awk reads all of apt-cache's
+# output: leaving early would kill apt-cache with SIGPIPE, and pipefail
+# would make that the pipeline's status.
 pkg=$(apt-cache show $(apt-cache search --names-only \
 	'^linux-image-[0-9]+\.[0-9]+\.[0-9]+[-+][^ ]*-amd64$' 2>/dev/null |
 	awk '{ print $1 }' | grep -vE -- '-(dbg|unsigned|rt|cloud)-') 2>/dev/null |
-	awk -v v="$debver" '/^Package: / { p = $2 } /^Version: / && $2 == v { print p; exit }')
+	awk -v v="$debver" '/^Package: / { p = $2 } /^Version: / && $2 == v && !found { print p; found = 1 }')
 if [[ -z $pkg ]]; then
 	[[ -z ${SCY_APT_UPDATED:-} ]] ||
 		die "the apt archive has no linux-image package of Debian $debver (the version of linux-source-$kver here)"

@@ -60,7 +60,7 @@ if [[ -n ${SCY_MPICH_SRC:-} ]]; then
 else
 	# the suite of the system's deb.debian.org entry (bookworm), not -updates
 	site_suite=$(apt-get indextargets --format '$(SITE) $(RELEASE) $(TARGET_OF)' 2>/dev/null |
-		awk '$1 ~ /deb\.debian\.org\/debian\/?$/ && $2 !~ /-/ && $3 == "deb" { print $1, $2; exit }')
+		awk '$1 ~ /deb\.debian\.org\/debian\/?$/ && $2 !~ /-/ && $3 == "deb" && !found { print $1, $2; found = 1 }')
 	[[ -n $site_suite ]] ||
 		die "build-mpich-ch3.sh: no deb.debian.org entry in apt's sources: get mpich's source (apt-get source mpich=$ver) and run again with SCY_MPICH_SRC=DIR"
 	read -r site suite <<<"$site_suite"
