@@ -9,6 +9,10 @@
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
 . "$SCY_REPO/tests/tap.sh"
+# Single-threaded TCG: the suite flips static keys, and QEMU 7.2's
+# multi-threaded TCG can execute a stale int3 while the kernel patches
+# text (vm/run.sh).
+export SCY_TCG_THREAD=${SCY_TCG_THREAD:-single}
 
 name=${1:?usage: guest.sh KERNEL (6.12-patched, 6.1-stock, 6.12-debian, ...)}
 kernel_parse "$name"

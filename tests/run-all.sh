@@ -31,8 +31,6 @@ cd "$(dirname "$0")/.."
 
 RESULTS=${RESULTS:-$SCY_REPO/results}
 export SCY_SHARE_DURATION=${SCY_SHARE_DURATION:-4}
-# Single-threaded TCG for the tests: see vm/run.sh.
-export SCY_TCG_THREAD=${SCY_TCG_THREAD:-single}
 # The guest suite loads and unloads yield_stats SCY_MODULE_CYCLES times
 # while stress-ng --yield keeps both vCPUs busy: 20 here, 100 in
 # `make check-full`. Under single-threaded TCG a cycle then takes about 3 s
