@@ -7,11 +7,12 @@
 #   make check       all tests: host checks and the selftests in both guests
 #   make deb         Debian packages of the patched kernel (bindeb-pkg)
 #   make run K=6.12-patched CMD='...'   run a command in a guest
+#   make livepatch   the livepatch for Debian's binary kernel of KVER
 #
 # Variables: KVER=6.12|6.1, PATCHED=1|0, DURATION=seconds per benchmark run,
 # DEBCONFIG=small|debian (make deb), K=VERSION-FLAVOR (make run, make shell,
 # bench-share, bench-mpi, bench-cost, bench-module, bench-pingpong; FLAVOR
-# patched, stock, debug or debian; default from KVER and PATCHED).
+# patched, stock, debug, debian or livepatch; default from KVER and PATCHED).
 
 KVER     ?= 6.12
 PATCHED  ?= 1
@@ -21,7 +22,7 @@ DEBCONFIG ?= small
 K        ?= $(KVER)-$(if $(filter 0,$(PATCHED)),stock,patched)
 export KVER PATCHED DURATION RESULTS
 
-.PHONY: all deps userspace selftests module kernel deb vm-test shell run demo check check-full check-debug \
+.PHONY: all deps userspace selftests module livepatch kernel deb vm-test shell run demo check check-full check-debug \
 	checkpatch bench-share bench-mpi bench-cost bench-knoboff bench-module \
 	bench-pingpong bench-pingpong-all bench-mpi-all bench-latency clean help
 
@@ -57,6 +58,14 @@ module: deps
 		bash vm/build-module.sh "$$kdir" $(RESULTS)/module-$(KVER) "$$kdir" && \
 		echo "built $(RESULTS)/module-$(KVER)/yield_stats.ko"
 
+# The livepatch for Debian's binary kernel of KVER (linux-image-6.1.0-56-amd64,
+# linux-image-6.12.117+deb12-amd64), against its linux-headers package and
+# the series applied to linux-source-KVER: results/livepatch-KVER holds
+# livepatch_compat_yield.ko and src/, the source tree DKMS takes.
+livepatch: deps
+	@bash livepatch/build.sh $(KVER) $(RESULTS)/livepatch-$(KVER) >/dev/null && \
+		echo "built $(RESULTS)/livepatch-$(KVER)/livepatch_compat_yield.ko"
+
 vm-test: deps userspace selftests
 	@bash tests/guest.sh '$(K)'
 
@@ -81,7 +90,7 @@ check:
 
 # make check plus the debug guests (KASAN, lockdep, ...: two more kernels).
 check-full:
-	@SCY_CHECK_STAGES="host deb guest starve debian debug" \
+	@SCY_CHECK_STAGES="host deb guest starve debian livepatch debug" \
 		SCY_MODULE_CYCLES=$${SCY_MODULE_CYCLES:-100} bash tests/run-all.sh
 
 # The debug guests alone, with the 5-minute stress.
