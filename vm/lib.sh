@@ -93,6 +93,7 @@ kver_check() {
 #   stock    Debian's source as is, same config (built here)
 #   debug    patched + vm/debug.config (KASAN, lockdep, ...) (built here)
 #   debian   Debian's own binary kernel of that version (downloaded)
+#   livepatch  that binary kernel with livepatch/ loaded by the guest's init
 # kernel_parse NAME sets kver and flavor, or dies saying what is allowed.
 kernel_parse() {
 	local name=$1
@@ -103,14 +104,14 @@ kernel_parse() {
 	*) die "kernel '$name': expected VERSION-FLAVOR, VERSION 6.12 or 6.1 (e.g. 6.12-patched)" ;;
 	esac
 	case $flavor in
-	patched | stock | debug | debian) ;;
-	*) die "kernel '$name': FLAVOR must be patched, stock, debug or debian (e.g. $kver-patched)" ;;
+	patched | stock | debug | debian | livepatch) ;;
+	*) die "kernel '$name': FLAVOR must be patched, stock, debug, debian or livepatch (e.g. $kver-patched)" ;;
 	esac
 }
 
 # kernel_get NAME: build or fetch that kernel (cached) and print its
 # directory: bzImage, .config, kdir (headers for module builds), and an
-# initrd for Debian's binary kernels. The build's progress goes to stderr.
+# initrd for Debian's binary kernels, livepatch.ko for the livepatch ones. The build's progress goes to stderr.
 kernel_get() {
 	local kver flavor
 	kernel_parse "$1"
@@ -119,6 +120,7 @@ kernel_get() {
 	stock) bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 0 ;;
 	debug) bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 1 debug ;;
 	debian) bash "$SCY_REPO/vm/debian-kernel.sh" "$kver" ;;
+	livepatch) bash "$SCY_REPO/livepatch/build.sh" "$kver" --kernel ;;
 	esac
 }
 

@@ -53,7 +53,13 @@ done
 [[ -n $out ]] || die "run.sh: --out is required"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -f "$out/rc" "$out/dmesg.txt" "$out/job.log" "$out/console.log"
+rm -f "$out/rc" "$out/dmesg.txt" "$out/job.log" "$out/console.log" "$out/livepatch.ko"
+# A KVER-livepatch kernel: the guest's init loads livepatch.ko from the
+# results share before the command runs (the cache is not visible there).
+if [[ -f $kdir/livepatch.ko ]]; then
+	cp "$kdir/livepatch.ko" "$out/livepatch.ko"
+	append="SCY_LIVEPATCH=1${append:+ $append}"
+fi
 
 qemu_cmd() { # qemu_cmd ACCEL MODE OUTDIR
 	local accel=$1 m=$2 o=$3 cpu=max
