@@ -8,6 +8,12 @@
 # test of the suite (tap.sh's subtest), each kselftest is nested too.
 set -u
 : "${SCY_BIN:?}" "${SCY_KVER:?}" "${SCY_PATCHED:=1}" "${SCY_SHARE_DURATION:=4}"
+# patched, stock, debian or livepatch (Debian's kernel with the livepatch,
+# which vm/guest-init loaded): the knob's checks run where the knob is
+# (patched, livepatch), the tracepoint's where the series is built in.
+: "${SCY_FLAVOR:=$([[ $SCY_PATCHED == 1 ]] && echo patched || echo stock)}"
+tp=0
+[[ $SCY_FLAVOR == patched ]] && tp=1
 ST=$SCY_BIN/selftests
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 
@@ -19,7 +25,7 @@ has() { grep -qx "$1" <<<"$config"; }
 knob=/sys/kernel/sched_compat_yield
 event=/sys/kernel/tracing/events/sched/sched_yield_fair
 # the blocks and the two kselftests
-plan 7
+plan 8
 
 guest_block() {
 	plan 11
@@ -37,7 +43,12 @@ guest_block() {
 knob_block() {
 	if [[ $SCY_PATCHED == 1 ]]; then
 		plan 16
-		check "config has CONFIG_SCHED_COMPAT_YIELD=y" has CONFIG_SCHED_COMPAT_YIELD=y
+		if [[ $SCY_FLAVOR == livepatch ]]; then
+			check "the livepatch is enabled and every task runs it" \
+				test "$(cat /sys/kernel/livepatch/livepatch_compat_yield/enabled 2>/dev/null)$(cat /sys/kernel/livepatch/livepatch_compat_yield/transition 2>/dev/null)" = 10
+		else
+			check "config has CONFIG_SCHED_COMPAT_YIELD=y" has CONFIG_SCHED_COMPAT_YIELD=y
+		fi
 		# The boot parameter sets the initial value (tests/guest.sh boots the
 		# 6.1 guest with sched_compat_yield=1); nothing has changed it yet.
 		boot=$(sed -n 's/.*sched_compat_yield=\([01]\).*/\1/p' /proc/cmdline)
@@ -94,8 +105,11 @@ knob_block() {
 S=/sys/kernel/yield_stats
 module_block() {
 	if [[ -f ${SCY_MODULE:-} ]]; then
-		# 21 checks on a patched kernel, 12 on a stock one
-		if [[ $SCY_PATCHED == 1 ]]; then plan 21; else plan 12; fi
+		# yield-stats-test at each knob value there is
+		knobs=(keep)
+		[[ $SCY_PATCHED == 1 ]] && knobs=(0 1)
+		# 19 checks with the series' tracepoint, 11 without, and yield-stats-test
+		if [[ $tp == 1 ]]; then plan $((19 + ${#knobs[@]})); else plan $((11 + ${#knobs[@]})); fi
 		get() { cat $S/"$1" 2>/dev/null; }
 		check "yield_stats loads" insmod "$SCY_MODULE"
 		check "/sys/kernel/yield_stats holds exactly the files sysfs-abi/sysfs-kernel-yield_stats documents" \
@@ -103,7 +117,7 @@ module_block() {
 			"$(sed -n 's#^What:[[:space:]]*/sys/kernel/yield_stats/##p' sysfs-abi/sysfs-kernel-yield_stats | sort | tr '\n' ' ')"
 		check "yield_stats sysfs modes: counters 0444, reset 0200, filter_pid 0644" \
 			test "$(stat -c %a $S/yields $S/reset $S/filter_pid 2>/dev/null | tr '\n' ' ')" = "444 200 644 "
-		if [[ $SCY_PATCHED == 1 ]]; then
+		if [[ $tp == 1 ]]; then
 			check "yield_stats sees the sched_yield_fair_tp tracepoint" test "$(get compat_available)" = 1
 			# The module's trace event reports each yield, with compat=1 only while
 			# the knob is 1.
@@ -163,8 +177,6 @@ module_block() {
 		# Exact counts with filter_pid (alone, against a hog, against another
 		# yielder, two threads), reset and filter_pid refused to uid 65534:
 		# userspace/yield-stats-test, at each knob value.
-		knobs=(keep)
-		[[ $SCY_PATCHED == 1 ]] && knobs=(0 1)
 		for k in "${knobs[@]}"; do
 			echo "# running yield-stats-test -n 500 -k $k"
 			"$SCY_BIN/yield-stats-test" -n 500 -k "$k" >"$SCY_RESULTS/yield-stats-test-$k.tap" 2>&1
@@ -241,11 +253,21 @@ pingpong_block() {
 
 # The trace-cmd recipe of Documentation/tracing.md, as written there.
 tracing_block() {
-	if [[ $SCY_PATCHED == 1 && -e $knob ]]; then
+	if [[ $tp == 1 && -e $knob ]]; then
 		. "$(dirname "${BASH_SOURCE[0]}")/guest-tracing.sh"
 	else
 		plan 1
-		skip "Documentation/tracing.md recipe" "a kernel without the series"
+		skip "Documentation/tracing.md recipe" "a kernel without the series' tracepoint"
+	fi
+}
+
+# The livepatch (livepatch/) in the guests of Debian's kernels with it.
+livepatch_block() {
+	if [[ $SCY_FLAVOR == livepatch ]]; then
+		. "$(dirname "${BASH_SOURCE[0]}")/guest-livepatch.sh"
+	else
+		plan 1
+		skip "the livepatch: refusals, load/disable/unload cycles" "not a livepatch guest"
 	fi
 }
 
@@ -254,6 +276,7 @@ subtest "the knob: sysfs, sysctl, admin guide, fuzzing, concurrent writers, SCHE
 subtest "yield_stats: counts, trace event, reset, load/unload under stress" module_block
 subtest "bench/pingpong/guest.sh at its smallest" pingpong_block
 subtest "Documentation/tracing.md's trace-cmd recipe" tracing_block
+subtest "the livepatch: taint, refusals, cycles under stress, stock yield after unloading" livepatch_block
 # kselftests
 run_kselftest "$ST" compat_yield_abi
 run_kselftest "$ST" compat_yield_share -d "$SCY_SHARE_DURATION" -o "$SCY_RESULTS/share-$SCY_KVER.csv"

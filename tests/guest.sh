@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest.sh KERNEL: get that kernel (a name such as 6.12-patched, 6.1-stock or
-# 6.12-debian, Debian's own binary kernel; kernel_parse in vm/lib.sh), build
+# guest.sh KERNEL: get that kernel (a name such as 6.12-patched, 6.1-stock,
+# 6.12-debian, Debian's own binary kernel, or 6.12-livepatch, that kernel
+# with the livepatch loaded; kernel_parse in vm/lib.sh), build
 # the selftests, the tools and the module for it, boot it in QEMU and run
 # tests/guest-suite.sh inside. Prints TAP: the module build, the guest's
 # suite (its TAP nested), and the guest's dmesg.
@@ -17,9 +18,9 @@ export SCY_TCG_THREAD=${SCY_TCG_THREAD:-single}
 name=${1:?usage: guest.sh KERNEL (6.12-patched, 6.1-stock, 6.12-debian, ...)}
 kernel_parse "$name"
 case $flavor in
-patched) patched=1 ;;
+patched | livepatch) patched=1 ;;
 stock | debian) patched=0 ;;
-*) die "guest.sh: the guest suite runs on patched, stock and debian kernels (the debug ones: tests/debug.sh)" ;;
+*) die "guest.sh: the guest suite runs on patched, stock, debian and livepatch kernels (the debug ones: tests/debug.sh)" ;;
 esac
 RESULTS=${RESULTS:-$SCY_REPO/results}
 out=$RESULTS/guest-$kver-$flavor
@@ -38,15 +39,21 @@ rc=0
 # the results share, which the guest mounts at /tmp/results.
 mkdir -p "$out"
 cp "$kdir/.config" "$out/kconfig"
+# The livepatch's test builds, which must be refused, for the guest.
+rm -rf "$out/livepatch-test"
+if [[ $flavor == livepatch ]]; then
+	mkdir -p "$out/livepatch-test"
+	cp "$kdir"/test/*.ko "$out/livepatch-test/"
+fi
 # The 6.1 guest boots with the knob on, to test the boot parameter.
 append=
 [[ $kver == 6.1 && $patched == 1 ]] && append=sched_compat_yield=1
 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "${SCY_GUEST_TIMEOUT:-1500}" \
 	--append "$append" \
-	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_PATCHED="$patched" SCY_MODULE="$mod/yield_stats.ko" \
+	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_PATCHED="$patched" SCY_FLAVOR="$flavor" SCY_MODULE="$mod/yield_stats.ko" \
 	SCY_KCONFIG=/tmp/results/kconfig \
 	SCY_SHARE_DURATION="${SCY_SHARE_DURATION:-4}" SCY_MODULE_CYCLES="${SCY_MODULE_CYCLES:-20}" \
-	SCY_STORM_WRITES="${SCY_STORM_WRITES:-10000}" \
+	SCY_STORM_WRITES="${SCY_STORM_WRITES:-10000}" SCY_LIVEPATCH_CYCLES="${SCY_LIVEPATCH_CYCLES:-20}" \
 	bash tests/guest-suite.sh || rc=$?
 guest_verdict "$out" "$rc" "a guest of $kver-$flavor"
 exit "$rc"

@@ -105,7 +105,7 @@ for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(grep -cvE '^(#|$)' "$pdir/series")))
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 2 + 2 * 2 + 3 + 2 +
-	1 + ${#pp_reports[@]} + 1))
+	1 + ${#pp_reports[@]} + 1 + 3))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -284,8 +284,45 @@ fi
 links=$(python3 tests/mdlinks.py .)
 check "Markdown links resolve: $(tail -n 1 <<<"$links")$(grep -m 3 'broken link' <<<"$links" | sed 's/^/; /' | tr -d '\n')" \
 	grep -q ', 0 broken$' <<<"$links"
+# livepatch/extract.py on a small fair.c: the branch the config selects,
+# the definitions a change touches, and a name it cannot find.
+lx=$tmp/extract
+mkdir -p "$lx/out"
+printf 'CONFIG_A=y\n' >"$lx/config"
+cat >"$lx/stock.c" <<'EOF2'
+#ifdef CONFIG_A
+/* a helper */
+static int helper(int x)
+{
+	return x + 1;
+}
+#else
+static int helper(int x)
+{
+	return x;
+}
+#endif
+static void other(void);
+static int kept(void) { return 0; }
+static void other(void)
+{
+}
+EOF2
+sed 's/return x + 1;/return x + 2;/' "$lx/stock.c" >"$lx/fair.c"
+printf 'static int helper(int x);\n' >"$lx/sched.h"
+printf 'copy helper\nklp other\n' >"$lx/list"
+check "livepatch/extract.py copies the definition under the configured branch, with its comment and #line" \
+	bash -c 'python3 livepatch/extract.py "$1/config" "$1/fair.c" "$1/sched.h" "$1/list" "$1/out" &&
+		grep -qx "#line 2 \"kernel/sched/fair.c\"" "$1/out/compat_yield.c" &&
+		grep -q "return x + 2;" "$1/out/compat_yield.c" && ! grep -q "return x;" "$1/out/compat_yield.c" &&
+		grep -qx "extern void other(void) __weak;" "$1/out/klp-syms.h"' - "$lx"
+check "livepatch/extract.py --changed names what differs and nothing else" \
+	test "$(python3 livepatch/extract.py --changed "$lx/config" "$lx/stock.c" "$lx/fair.c")" = helper
+printf 'copy missing_one\n' >"$lx/list"
+check "livepatch/extract.py fails on a name the active code does not define" \
+	bash -c '! python3 livepatch/extract.py "$1/config" "$1/fair.c" "$1/sched.h" "$1/list" "$1/out" 2>/dev/null' - "$lx"
 # Every SCY_* variable a script or the Makefile reads is in the variables page.
-undoc=$(grep -rhoE 'SCY_[A-Z][A-Z0-9_]*' Makefile vm tests bench userspace kernel-patches/tools --include='*.sh' --include=Makefile --include='*.py' --include=guest-init |
+undoc=$(grep -rhoE 'SCY_[A-Z][A-Z0-9_]*' Makefile vm tests bench userspace kernel-patches/tools livepatch --include='*.sh' --include=Makefile --include='*.py' --include=guest-init |
 	sort -u | while read -r v; do grep -q "\`$v\`" Documentation/variables.md || echo "$v"; done | tr '\n' ' ')
 check "Documentation/variables.md lists every SCY_* variable the harness reads${undoc:+ (missing: $undoc)}" test -z "$undoc"
 # Committed reports are generated from their committed data: regenerate

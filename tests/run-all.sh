@@ -13,7 +13,7 @@
 # skipped".
 #
 # SCY_CHECK_STAGES selects the stage groups: default "host deb guest starve
-# debian"; `make check-full` adds "debug", the KASAN/lockdep guests (two
+# debian"; `make check-full` adds "livepatch" (see below) and "debug", the KASAN/lockdep guests (two
 # more kernels to build, about 20 minutes each from scratch: more than
 # make check's time allows on a fresh machine), and `make check-debug` runs
 # them alone. SCY_CHECK_KVERS="6.12 6.1" selects the kernels;
@@ -125,7 +125,10 @@ fi
 # The stages of one kernel, a lane: its Debian packages (deb: small config,
 # extracted into a scratch root and used by DKMS; building them builds the
 # patched guest kernel first), its patched kernel in a guest (guest), the
-# one-CPU -icount guest (starve), Debian's binary kernel (debian). With two
+# one-CPU -icount guest (starve), Debian's binary kernel (debian), the same
+# kernel with the livepatch (livepatch: in make check-full only; each of its
+# load/disable cycles waits for two livepatch transitions, which take 12 to
+# 60 s under TCG). With two
 # kernels and SCY_CHECK_LANES=2 (the default on two or more cores) the two
 # lanes run side by side: each guest runs on one host thread
 # (single-threaded TCG), and the kernel builds' serial parts (linking,
@@ -139,6 +142,9 @@ lane() {
 	if want debian; then
 		SCY_MODULE_CYCLES=$SCY_STOCK_MODULE_CYCLES lane_stage "debian-$kver" bash tests/guest.sh "$kver-debian"
 	fi
+	if want livepatch; then
+		SCY_MODULE_CYCLES=$SCY_STOCK_MODULE_CYCLES lane_stage "livepatch-$kver" bash tests/guest.sh "$kver-livepatch"
+	fi
 }
 # lane_stage NAME CMD...: run_stage, then a line of progress (the stage's
 # full lines come when both lanes are done).
@@ -148,7 +154,7 @@ lane_stage() {
 }
 lane_stages() {
 	local kver=$1 g
-	for g in deb guest starve debian; do
+	for g in deb guest starve debian livepatch; do
 		if want $g; then echo "$g-$kver"; fi
 	done
 }
@@ -160,7 +166,7 @@ tree_pids() {
 }
 lanes=${SCY_CHECK_LANES:-$(($(nproc) >= 2 ? 2 : 1))}
 [[ $lanes =~ ^[0-9]+$ ]] || { echo "SCY_CHECK_LANES must be a number (got '$lanes')" >&2; exit 2; }
-if want deb || want guest || want starve || want debian; then
+if want deb || want guest || want starve || want debian || want livepatch; then
 	stage tools bash -c 'make -s -C "$1" userspace selftests RESULTS="$2" &&
 		make -s -C "$1/tests/tools" OUTPUT="$2/bin/tests"' - "$SCY_REPO" "$RESULTS"
 	# Lanes that would each build the tools again run one after the other.
