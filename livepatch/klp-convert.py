@@ -14,6 +14,7 @@ vmlinux when the module loads (position 0: the name must be unique there).
 Any other undefined weak symbol is an error, as is a listed name the module
 does not reference. A module converted already is left as it is.
 """
+import os
 import struct
 import sys
 
@@ -119,7 +120,6 @@ def main():
     EHDR.pack_into(data, 0, *eh)
     with open(path + '.tmp', 'wb') as f:
         f.write(data)
-    import os
     os.replace(path + '.tmp', path)
 
 

@@ -19,7 +19,7 @@
 #     yielder in its own autogroup next to a hog gets its 50% again on
 #     6.12, where the patched yield gives it a few percent);
 #   - the livepatch loaded again for the kselftests that follow.
-# Uses check/ok/not_ok/skip of tests/tap.sh and $knob, $SCY_BIN, $SCY_KVER,
+# Uses check/ok/not_ok/skip/field/in_range of tests/tap.sh and $knob, $SCY_BIN, $SCY_KVER,
 # $SCY_RESULTS of the suite.
 
 lp=/sys/kernel/livepatch/livepatch_compat_yield
@@ -75,8 +75,7 @@ lp_wait() {
 }
 # share PLACEMENT: the yielder's CPU share next to one hog, 2 s, knob as is
 share() {
-	"$SCY_BIN/yield-share" -d 2 -n 1 -p "$1" -k keep -f kv 2>/dev/null |
-		sed -n 's/.* yielder_cpu_share=\([0-9.]*\).*/\1/p'
+	field yielder_cpu_share "$("$SCY_BIN/yield-share" -d 2 -n 1 -p "$1" -k keep -f kv 2>/dev/null)"
 }
 
 echo 1 >$knob
