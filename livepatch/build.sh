@@ -112,12 +112,15 @@ got=$(modinfo -F vermagic "$out/livepatch_compat_yield.ko")
 
 if [[ ${SCY_LIVEPATCH_TESTS:-0} == 1 ]]; then
 	mkdir -p "$out/test"
-	build other-kernel "$out/test/other" LP_CFLAGS=-DLP_TEST_OTHER_KERNEL
+	# each under a name of its own: the module loader refuses a second
+	# module of a loaded one's name before its init could say why
+	build other-kernel "$out/test/other" LP_CFLAGS=-DLP_TEST_OTHER_KERNEL \
+		LP_NAME=livepatch_compat_yield_other
 	build missing-symbol "$out/test/missing" LP_CFLAGS=-DLP_TEST_MISSING_SYMBOL \
-		LP_KLP_EXTRA=lp_test_missing_symbol
+		LP_KLP_EXTRA=lp_test_missing_symbol LP_NAME=livepatch_compat_yield_missing
 	build second-copy "$out/test/again" LP_NAME=livepatch_compat_yield_again
-	cp "$out/test/other/livepatch_compat_yield.ko" "$out/test/other-kernel.ko"
-	cp "$out/test/missing/livepatch_compat_yield.ko" "$out/test/missing-symbol.ko"
+	cp "$out/test/other/livepatch_compat_yield_other.ko" "$out/test/other-kernel.ko"
+	cp "$out/test/missing/livepatch_compat_yield_missing.ko" "$out/test/missing-symbol.ko"
 	cp "$out/test/again/livepatch_compat_yield_again.ko" "$out/test/"
 fi
 log "livepatch for $krel: $out/livepatch_compat_yield.ko"

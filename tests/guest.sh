@@ -45,9 +45,10 @@ if [[ $flavor == livepatch ]]; then
 	mkdir -p "$out/livepatch-test"
 	cp "$kdir"/test/*.ko "$out/livepatch-test/"
 fi
-# The 6.1 guest boots with the knob on, to test the boot parameter.
+# The 6.1 guest of the patched kernel boots with the knob on, to test the
+# boot parameter (a livepatch has none: it is loaded after boot).
 append=
-[[ $kver == 6.1 && $patched == 1 ]] && append=sched_compat_yield=1
+[[ $kver == 6.1 && $flavor == patched ]] && append=sched_compat_yield=1
 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "${SCY_GUEST_TIMEOUT:-1500}" \
 	--append "$append" \
 	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_PATCHED="$patched" SCY_FLAVOR="$flavor" SCY_MODULE="$mod/yield_stats.ko" \
