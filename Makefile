@@ -91,7 +91,8 @@ check:
 # make check plus the debug guests (KASAN, lockdep, ...: two more kernels).
 check-full:
 	@SCY_CHECK_STAGES="host deb guest starve debian livepatch debug" \
-		SCY_MODULE_CYCLES=$${SCY_MODULE_CYCLES:-100} bash tests/run-all.sh
+		SCY_MODULE_CYCLES=$${SCY_MODULE_CYCLES:-100} \
+		SCY_LIVEPATCH_CYCLES=$${SCY_LIVEPATCH_CYCLES:-20} bash tests/run-all.sh
 
 # The debug guests alone, with the 5-minute stress.
 check-debug: deps
