@@ -49,7 +49,11 @@ fi
 # boot parameter (a livepatch has none: it is loaded after boot).
 append=
 [[ $kver == 6.1 && $flavor == patched ]] && append=sched_compat_yield=1
-bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "${SCY_GUEST_TIMEOUT:-1500}" \
+# 25 minutes, plus up to 3 per livepatch cycle (two transitions of about a
+# minute each on 6.12 under single-threaded TCG)
+tmo=1500
+[[ $flavor == livepatch ]] && tmo=$((tmo + 180 * ${SCY_LIVEPATCH_CYCLES:-20}))
+bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "${SCY_GUEST_TIMEOUT:-$tmo}" \
 	--append "$append" \
 	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_PATCHED="$patched" SCY_FLAVOR="$flavor" SCY_MODULE="$mod/yield_stats.ko" \
 	SCY_KCONFIG=/tmp/results/kconfig \
