@@ -46,7 +46,7 @@ mpi)
 	tmo=$(( reps * 240 + 300 )) ;;
 mpi-all)
 	cmd="SCY_BIN='$bin' bash bench/mpi-all/guest.sh -r $reps -n ${ITER:-200} -P '${PARTS:-lat lat4 idle coloc}' -Y ${MPICH_POLLS:-1}${LIBS:+ -a -L '$LIBS'} -o \$SCY_RESULTS"
-	tmo=${SCY_TIMEOUT:-$(( reps * 1200 + 600 ))} ;;
+	tmo=$(( reps * 1200 + 600 )) ;;
 cost)
 	cmd="SCY_BIN='$bin' bash bench/cost/guest.sh -r $reps -d ${DURATION:-2} -o \$SCY_RESULTS/cost.csv"
 	tmo=$(( reps * 200 + 300 )) ;;
@@ -59,7 +59,7 @@ module)
 	cmd="SCY_BIN='$bin' bash bench/module/guest.sh -m '$mod/yield_stats.ko' -R $rounds -r $reps -d ${DURATION:-1} -o \$SCY_RESULTS/module.csv"
 	tmo=$(( (2 * rounds + 1) * reps * 4 * 30 + 300 )) ;;
 esac
-bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "$tmo" -- bash -c "$cmd"
+bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "${SCY_TIMEOUT:-$tmo}" -- bash -c "$cmd"
 cat "$out/job.log"
 if [[ $what == share ]]; then
 	bash "$SCY_REPO/bench/share/table.sh" "$out/share.csv" >"$out/share.md"
