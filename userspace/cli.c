@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Command line helpers shared by yield-share, yield-cost and pingpong.
+ * Command line helpers shared by yield-share, yield-cost, pingpong and
+ * yield-stats-test.
  */
 #include <errno.h>
 #include <math.h>
@@ -39,6 +40,22 @@ void usage_error(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry '%s --help'.\n", cli_prog);
 	exit(CLI_EXIT_USAGE);
+}
+
+void cli_other_option(int opt, void (*usage)(FILE *f))
+{
+	if (opt == 'h') {
+		usage(stdout);
+		exit(0);
+	}
+	fprintf(stderr, "Try '%s --help'.\n", cli_prog);
+	exit(CLI_EXIT_USAGE);
+}
+
+void cli_no_operands(int argc, char **argv)
+{
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
 }
 
 long parse_long(const char *opt, const char *s, long min, long max)

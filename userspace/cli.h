@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Command line helpers shared by yield-share, yield-cost and pingpong.
+ * Command line helpers shared by yield-share, yield-cost, pingpong and
+ * yield-stats-test.
  */
 #ifndef CLI_H
 #define CLI_H
+
+#include <stdio.h>
 
 #define CLI_EXIT_USAGE		2
 
@@ -15,6 +18,17 @@ void cli_set_prog(const char *argv0, const char *fallback);
 /* Print "prog: message\nTry 'prog --help'." and exit CLI_EXIT_USAGE. */
 void __attribute__((__noreturn__, __format__(__printf__, 1, 2)))
 usage_error(const char *fmt, ...);
+
+/*
+ * The last case of every tool's getopt_long() loop: -h (@opt 'h') prints
+ * the usage with @usage and exits 0; any other option getopt_long() has
+ * already reported: exit CLI_EXIT_USAGE with a pointer to --help.
+ */
+void __attribute__((__noreturn__))
+cli_other_option(int opt, void (*usage)(FILE *f));
+
+/* After the options: none of the tools takes operands; a usage error. */
+void cli_no_operands(int argc, char **argv);
 
 /*
  * Parse a decimal integer for option @opt; a non-number, trailing garbage,

@@ -760,16 +760,11 @@ int main(int argc, char **argv)
 		case 'f':
 			cfg.fmt = parse_format(optarg);
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
 		default:
-			fprintf(stderr, "Try '%s --help'.\n", cli_prog);
-			return CLI_EXIT_USAGE;
+			cli_other_option(opt, usage);
 		}
 	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+	cli_no_operands(argc, argv);
 	/* rank 0 waits with rank 1's parameters, its own strategy */
 	cfg.wp0 = cfg.wp;
 	if (!rank0_same)

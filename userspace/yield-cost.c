@@ -653,16 +653,11 @@ int main(int argc, char **argv)
 		case 'k':
 			want_knob = parse_knob(optarg);
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
 		default:
-			fprintf(stderr, "Try '%s --help'.\n", cli_prog);
-			return CLI_EXIT_USAGE;
+			cli_other_option(opt, usage);
 		}
 	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+	cli_no_operands(argc, argv);
 
 	/* CPUs: the workers on cfg.cpu, the parent elsewhere if possible */
 	if (sched_getaffinity(0, sizeof(mask), &mask)) {

@@ -246,16 +246,11 @@ int main(int argc, char **argv)
 		case 'o':
 			out_path = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
 		default:
-			fprintf(stderr, "Try '%s --help'.\n", cli_prog);
-			return CLI_EXIT_USAGE;
+			cli_other_option(opt, usage);
 		}
 	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+	cli_no_operands(argc, argv);
 	if (cfg.cpu >= 0) {
 		cpu_set_t set;
 
