@@ -12,7 +12,8 @@
 # Variables: KVER=6.12|6.1, PATCHED=1|0, DURATION=seconds per benchmark run,
 # DEBCONFIG=small|debian (make deb), K=VERSION-FLAVOR (make run, make shell,
 # bench-share, bench-mpi, bench-cost, bench-module, bench-pingpong; FLAVOR
-# patched, stock, debug, debian or livepatch; default from KVER and PATCHED).
+# patched, stock, debug, debconfig, debian or livepatch; default from KVER
+# and PATCHED).
 
 KVER     ?= 6.12
 PATCHED  ?= 1

@@ -8,12 +8,13 @@
 # test of the suite (tap.sh's subtest), each kselftest is nested too.
 set -u
 : "${SCY_BIN:?}" "${SCY_KVER:?}" "${SCY_PATCHED:=1}" "${SCY_SHARE_DURATION:=4}"
-# patched, stock, debian or livepatch (Debian's kernel with the livepatch,
-# which vm/guest-init loaded): the knob's checks run where the knob is
-# (patched, livepatch), the tracepoint's where the series is built in.
+# patched, debconfig (the series with Debian's configuration), stock, debian
+# or livepatch (Debian's kernel with the livepatch, which vm/guest-init
+# loaded): the knob's checks run where the knob is (patched, debconfig,
+# livepatch), the tracepoint's where the series is built in.
 : "${SCY_FLAVOR:=$([[ $SCY_PATCHED == 1 ]] && echo patched || echo stock)}"
 tp=0
-[[ $SCY_FLAVOR == patched ]] && tp=1
+[[ $SCY_FLAVOR == patched || $SCY_FLAVOR == debconfig ]] && tp=1
 ST=$SCY_BIN/selftests
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # guest.sh KERNEL: get that kernel (a name such as 6.12-patched, 6.1-stock,
-# 6.12-debian, Debian's own binary kernel, or 6.12-livepatch, that kernel
-# with the livepatch loaded; kernel_parse in vm/lib.sh), build
+# 6.12-debian, Debian's own binary kernel, 6.12-livepatch, that kernel
+# with the livepatch loaded, or 6.12-debconfig, the series with Debian's
+# configuration; kernel_parse in vm/lib.sh), build
 # the selftests, the tools and the module for it, boot it in QEMU and run
 # tests/guest-suite.sh inside. Prints TAP: the module build, the guest's
 # suite (its TAP nested), and the guest's dmesg.
@@ -18,9 +19,9 @@ export SCY_TCG_THREAD=${SCY_TCG_THREAD:-single}
 name=${1:?usage: guest.sh KERNEL (6.12-patched, 6.1-stock, 6.12-debian, ...)}
 kernel_parse "$name"
 case $flavor in
-patched | livepatch) patched=1 ;;
+patched | debconfig | livepatch) patched=1 ;;
 stock | debian) patched=0 ;;
-*) die "guest.sh: the guest suite runs on patched, stock, debian and livepatch kernels (the debug ones: tests/debug.sh)" ;;
+*) die "guest.sh: the guest suite runs on patched, debconfig, stock, debian and livepatch kernels (the debug ones: tests/debug.sh)" ;;
 esac
 RESULTS=${RESULTS:-$SCY_REPO/results}
 out=$RESULTS/guest-$kver-$flavor

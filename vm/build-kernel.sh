@@ -1,13 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-kernel.sh KVER PATCHED [debug]: build a small guest kernel from
-# Debian's linux-source-KVER, with the series from kernel-patches/vKVER
+# build-kernel.sh KVER PATCHED [debug|debconfig]: build a small guest kernel
+# from Debian's linux-source-KVER, with the series from kernel-patches/vKVER
 # applied when PATCHED=1, on top of tinyconfig plus vm/guest.config (and
 # vm/patched.config). "debug" adds vm/debug.config (KASAN, lockdep, UBSAN,
 # KMEMLEAK, ...) to a patched kernel, applies vm/debug-patches/vKVER (fixes of
 # kernel bugs that only the debug options expose) and builds it in a work
-# tree of its own.
+# tree of its own. "debconfig" builds the patched kernel with Debian's own
+# configuration of KVER (linux-config-KVER) plus vm/patched.config and
+# vm/debconfig.config instead of tinyconfig: the bzImage and what builds of
+# out-of-tree modules need (modules_prepare, and vmlinux's exports as
+# Module.symvers), no in-tree modules; about 45 minutes with 2 CPUs.
 #
 # Work trees live outside the checkout in $SCY_CACHE/work/KVER-{stock,patched}
 # so that ccache and make see the same paths each time; only files whose
@@ -17,13 +21,16 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kver=${1:?usage: build-kernel.sh KVER PATCHED [debug]}
+kver=${1:?usage: build-kernel.sh KVER PATCHED [debug|debconfig]}
 patched=${2:-1}
 variant=${3:-}
 kver_check "$kver"
 [[ $patched == 0 || $patched == 1 ]] || die "PATCHED must be 0 or 1"
-[[ -z $variant || $variant == debug ]] || die "build-kernel.sh: unknown variant '$variant' (debug)"
-[[ $variant != debug || $patched == 1 ]] || die "debug kernels are patched ones (PATCHED=1)"
+case $variant in
+'' | debug | debconfig) ;;
+*) die "build-kernel.sh: unknown variant '$variant' (debug or debconfig)" ;;
+esac
+[[ -z $variant || $patched == 1 ]] || die "$variant kernels are patched ones (PATCHED=1)"
 ensure_deps
 
 flavor=stock
@@ -45,7 +52,19 @@ if [[ $variant == debug ]]; then
 		mapfile -t dpatches <<<"$list"
 	fi
 fi
-key=$(basename "$(build_dir "$kver" "$patched" "${frags[@]:1}" "${dpatches[@]}")")
+debver=$(debian_version "$kver")
+base=
+if [[ $variant == debconfig ]]; then
+	flavor=debconfig
+	base=/usr/src/linux-config-$kver/config.amd64_none_amd64.xz
+	[[ -f $base ]] || die "$base missing: Debian's config of $kver comes with the package linux-config-$kver (make deps)"
+	frags=("$SCY_REPO/vm/patched.config" "$SCY_REPO/vm/debconfig.config")
+	chash=$( (xzcat "$base" && cat "${frags[@]}") | sha256sum | cut -c1-12)
+	key=$kver-$debver-$(patch_hash "$kver")-debconfig-$chash
+else
+	chash=$(config_hash "${frags[@]:1}")
+	key=$(basename "$(build_dir "$kver" "$patched" "${frags[@]:1}" "${dpatches[@]}")")
+fi
 out=$SCY_CACHE/kernels/$key
 if [[ -f $out/bzImage && -f $out/.done ]]; then
 	log "kernel $kver-$flavor is cached ($key)"
@@ -68,7 +87,6 @@ if [[ -f $out/bzImage && -f $out/.done ]]; then
 	exit 0
 fi
 ref=$(ref_tree "$kver")
-debver=$(debian_version "$kver")
 
 # 2. Work tree = pristine + series (+ debug fixes); only files whose
 # content changed get a fresh mtime (patched_tree).
@@ -81,16 +99,24 @@ if [[ $patched == 1 ]]; then
 fi
 patched_tree "$ref" "$src" "$work/obj" "${patches[@]}" "${dpatches[@]}"
 
-# 3. Configuration: tinyconfig + fragments, checked.
+# 3. Configuration: tinyconfig (or Debian's) + fragments, checked.
 obj=$work/obj
 mkdir -p "$obj"
 kmake() { make -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
-chash=$(config_hash "${frags[@]:1}")
 if [[ ! -f $obj/.config || $(cat "$obj/.scy-config-hash" 2>/dev/null) != "$chash" ]]; then
-	log "configuring: tinyconfig + ${frags[*]##*/}"
-	kmake -s tinyconfig >/dev/null
+	if [[ -n $base ]]; then
+		log "configuring: ${base##*/} + ${frags[*]##*/}"
+		xzcat "$base" >"$obj/.config"
+	else
+		log "configuring: tinyconfig + ${frags[*]##*/}"
+		kmake -s tinyconfig >/dev/null
+	fi
 	KCONFIG_CONFIG=$obj/.config "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
 		"$obj/.config" "${frags[@]}" >"$work/merge.log" 2>&1
+	# Debian's config names Debian's certificates, which are not in
+	# linux-source (nothing is signed with them here).
+	[[ -z $base ]] || "$src/scripts/config" --file "$obj/.config" \
+		--set-str SYSTEM_TRUSTED_KEYS '' --set-str SYSTEM_REVOCATION_KEYS ''
 	kmake -s olddefconfig >/dev/null
 	echo "$chash" >"$obj/.scy-config-hash"
 fi
@@ -101,7 +127,17 @@ export CCACHE_DIR=${CCACHE_DIR:-$SCY_CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 blog=$work/build.log
 log "building $kver-$flavor with $(nproc) jobs (log: $blog)"
-make_progress "$kver-$flavor" "$blog" kmake -j"$(nproc)" all
+targets=(all)
+if [[ $variant == debconfig ]]; then
+	targets=(bzImage modules_prepare)
+	# A one-off build of thousands of files: a cold ccache would only add
+	# a preprocessor pass to each (the work tree keeps the objects).
+	export CCACHE_DISABLE=1
+fi
+make_progress "$kver-$flavor" "$blog" kmake -j"$(nproc)" "${targets[@]}"
+# No in-tree modules: the exports of vmlinux are all an out-of-tree
+# module (yield_stats) can link against.
+[[ $variant != debconfig ]] || cp "$obj/vmlinux.symvers" "$obj/Module.symvers"
 log "built $kver-$flavor in $build_secs s; warnings: $(grep -c 'warning:' "$blog" || true)"
 
 rm -rf "$out"

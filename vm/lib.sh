@@ -92,6 +92,8 @@ kver_check() {
 #   patched  Debian's source + the series, small guest config (built here)
 #   stock    Debian's source as is, same config (built here)
 #   debug    patched + vm/debug.config (KASAN, lockdep, ...) (built here)
+#   debconfig  patched with Debian's own configuration (built here, bzImage
+#            only, ~45 min cold: like-for-like with debian and livepatch)
 #   debian   Debian's own binary kernel of that version (downloaded)
 #   livepatch  that binary kernel with livepatch/ loaded by the guest's init
 # kernel_parse NAME sets kver and flavor, or dies saying what is allowed.
@@ -104,8 +106,8 @@ kernel_parse() {
 	*) die "kernel '$name': expected VERSION-FLAVOR, VERSION 6.12 or 6.1 (e.g. 6.12-patched)" ;;
 	esac
 	case $flavor in
-	patched | stock | debug | debian | livepatch) ;;
-	*) die "kernel '$name': FLAVOR must be patched, stock, debug, debian or livepatch (e.g. $kver-patched)" ;;
+	patched | stock | debug | debconfig | debian | livepatch) ;;
+	*) die "kernel '$name': FLAVOR must be patched, stock, debug, debconfig, debian or livepatch (e.g. $kver-patched)" ;;
 	esac
 }
 
@@ -119,6 +121,7 @@ kernel_get() {
 	patched) bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 1 ;;
 	stock) bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 0 ;;
 	debug) bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 1 debug ;;
+	debconfig) bash "$SCY_REPO/vm/build-kernel.sh" "$kver" 1 debconfig ;;
 	debian) bash "$SCY_REPO/vm/debian-kernel.sh" "$kver" ;;
 	livepatch) bash "$SCY_REPO/livepatch/build.sh" "$kver" --kernel ;;
 	esac
