@@ -1,8 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest-lib.sh: sourced by the benchmarks' guest parts (bench/NAME/guest.sh),
+# guest-lib.sh: sourced by the benchmarks' guest parts (bench/NAME/guest.sh,
+# bench/mpi-all/count-mpich-yields.sh),
 # which set usage_text (their usage line) first.
 #
+#   opts SPEC ARGS...  parse the script's arguments with getopts: SPEC is a
+#                      list of LETTER:VAR (the option takes a value, stored
+#                      in VAR) and LETTER=VAR (a flag, VAR=1); -h, an
+#                      unknown option, a missing value or an argument that
+#                      is not an option prints the usage
+#   tool NAME [HINT]   print the path of the built tool $bin/NAME, or die
+#                      saying how to build it (HINT, default make userspace)
 #   usage              print usage_text, exit 2
 #   die MSG            print "SCRIPT: MSG", exit 1
 #   bad MSG            print "SCRIPT: MSG" and the usage, exit 2 (bad input)
@@ -42,6 +50,33 @@ posint() {
 		bad "$1: '$2' is not an integer of 1..$3"
 	fi
 	bad "$1: '$2' is not a positive integer"
+}
+opts() {
+	local _spec=$1 _item _letters=h _o
+	local -A _var=() _flag=()
+	shift
+	for _item in $_spec; do
+		case $_item in
+		?:*) _var[${_item:0:1}]=${_item:2} _letters+=${_item:0:1}: ;;
+		?=*) _var[${_item:0:1}]=${_item:2} _flag[${_item:0:1}]=1 _letters+=${_item:0:1} ;;
+		*) die "opts: bad item '$_item' in '$_spec'" ;;
+		esac
+	done
+	local OPTIND=1
+	while getopts ":$_letters" _o; do
+		[[ $_o != [?:h] && -n ${_var[$_o]:-} ]] || usage
+		if [[ -n ${_flag[$_o]:-} ]]; then
+			printf -v "${_var[$_o]}" 1
+		else
+			printf -v "${_var[$_o]}" %s "$OPTARG"
+		fi
+	done
+	shift $((OPTIND - 1))
+	(($# == 0)) || usage
+}
+tool() {
+	[[ -x $bin/$1 ]] || die "$bin/$1 not built (${2:-make userspace})"
+	echo "$bin/$1"
 }
 seconds() {
 	[[ $2 =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ && ! $2 =~ ^[0.]+$ ]] ||

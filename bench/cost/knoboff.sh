@@ -68,6 +68,6 @@ unit="ns per op"
 [[ $SCY_ICOUNT != off ]] && unit="guest ns per op (icount shift $SCY_ICOUNT: instructions x $((1 << SCY_ICOUNT)))"
 {
 	echo "knob-0 cost, $kver, $unit; $rounds boots per kernel x $reps runs; $accel"
-	awk -F, -f "$SCY_REPO/bench/ratio-table.awk" -v test=5 -v phase=1 -v value=7 \
+	awk -F, -f "$SCY_REPO/bench/median.awk" -f "$SCY_REPO/bench/ratio-table.awk" -v test=5 -v phase=1 -v value=7 \
 		-v a=stock -v b=patched -v alabel=stock -v blabel="patched k0" -v ratio=ratio "$csv"
 } | tee "$out/summary.txt"

@@ -24,25 +24,13 @@ set -euo pipefail
 rounds=2 reps=3 dur=1 out=/dev/null mod=
 usage_text="usage: bench/module/guest.sh -m MODULE.ko [-R ROUNDS] [-r REPS] [-d SECONDS] [-o CSV]"
 . "$(dirname "$0")/../guest-lib.sh"
-while getopts "m:R:r:d:o:h" o; do
-	case $o in
-	m) mod=$OPTARG ;;
-	R) rounds=$OPTARG ;;
-	r) reps=$OPTARG ;;
-	d) dur=$OPTARG ;;
-	o) out=$OPTARG ;;
-	*) usage ;;
-	esac
-done
-shift $((OPTIND - 1))
-(($# == 0)) || usage
+opts "m:mod R:rounds r:reps d:dur o:out" "$@"
 [[ -n $mod ]] || bad "-m MODULE.ko is required"
 [[ -f $mod ]] || die "-m: no module file '$mod'"
 posint -R "$rounds"
 posint -r "$reps"
 seconds -d "$dur"
-yc=$bin/yield-cost
-[[ -x $yc ]] || die "$yc not built (make -C userspace)"
+yc=$(tool yield-cost)
 [[ $(id -u) == 0 ]] || die "run as root: the module is loaded and unloaded"
 S=/sys/kernel/yield_stats
 [[ ! -e $S ]] || die "yield_stats is loaded already: rmmod yield_stats first"
@@ -83,5 +71,5 @@ echo
 kernel=$(head -n 1 <<<"$rows" | cut -d, -f1)
 echo "yield_stats module overhead, kernel $kernel: ns per call, medians (min-max)"
 echo "$rounds on-phases between $((rounds + 1)) off-phases, $reps runs of $dur s per test and phase"
-printf '%s' "$rows" | awk -F, -f "$(dirname "$0")/../ratio-table.awk" -v test=4 -v phase=2 -v value=6 \
+printf '%s' "$rows" | awk -F, -f "$(dirname "$0")/../median.awk" -f "$(dirname "$0")/../ratio-table.awk" -v test=4 -v phase=2 -v value=6 \
 	-v a=off -v b=on -v alabel="module off" -v blabel="module on" -v ratio=on/off

@@ -13,23 +13,14 @@
 # loop's. strace stops the ranks at every call: the times it prints are
 # not the benchmark's. At the knob's current value, on the host or in a
 # guest (bash vm/run.sh ... -- bash bench/mpi-all/count-mpich-yields.sh).
-# Binaries from $SCY_BIN (default: this directory).
+# Binaries from $SCY_BIN (default: userspace/ of the checkout).
 set -euo pipefail
 cpu=0 polls="0 1 1000" iters="50 250"
-while getopts "c:y:n:h" o; do
-	case $o in
-	c) cpu=$OPTARG ;;
-	y) polls=$OPTARG ;;
-	n) iters=$OPTARG ;;
-	*)
-		echo "usage: count-mpich-yields.sh [-c CPU] [-y \"POLLS...\"] [-n \"ITER...\"]" >&2
-		exit 2 ;;
-	esac
-done
-bin=${SCY_BIN:-$(dirname "$0")/../../userspace}
-command -v strace >/dev/null || { echo "count-mpich-yields.sh: strace not found" >&2; exit 1; }
-[[ -x $bin/mpi-pingpong-mpich-ch3 ]] ||
-	{ echo "count-mpich-yields.sh: $bin/mpi-pingpong-mpich-ch3 not built (bash bench/mpi-all/build-mpich-ch3.sh, then make userspace)" >&2; exit 1; }
+usage_text='usage: count-mpich-yields.sh [-c CPU] [-y "POLLS..."] [-n "ITER..."]'
+. "$(dirname "$0")/../guest-lib.sh"
+opts "c:cpu y:polls n:iters" "$@"
+command -v strace >/dev/null || die "strace not found"
+tool mpi-pingpong-mpich-ch3 "bash bench/mpi-all/build-mpich-ch3.sh, then make userspace" >/dev/null
 # hydra finds its proxy next to the real mpiexec.hydra, not next to the link
 mx=$(readlink -f "$bin/mpiexec-mpich-ch3")
 st=$(mktemp)

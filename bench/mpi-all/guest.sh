@@ -51,21 +51,7 @@ set -euo pipefail
 reps=3 iters=200 delay=50 parts="lat lat4 idle coloc" out=. libs= polls=1 append=0
 usage_text="usage: bench/mpi-all/guest.sh [-r REPS] [-n ITER] [-D DELAY_US] [-P PARTS] [-L LIBS] [-Y POLLS] [-a] [-o DIR]"
 . "$(dirname "$0")/../guest-lib.sh"
-while getopts "r:n:D:P:L:Y:ao:h" o; do
-	case $o in
-	r) reps=$OPTARG ;;
-	n) iters=$OPTARG ;;
-	D) delay=$OPTARG ;;
-	P) parts=$OPTARG ;;
-	L) libs=$OPTARG ;;
-	Y) polls=$OPTARG ;;
-	a) append=1 ;;
-	o) out=$OPTARG ;;
-	*) usage ;;
-	esac
-done
-shift $((OPTIND - 1))
-(($# == 0)) || usage
+opts "r:reps n:iters D:delay P:parts L:libs Y:polls a=append o:out" "$@"
 posint -r "$reps" 999
 posint -n "$iters" 9999999
 [[ $delay =~ ^[0-9]{1,7}$ ]] || bad "-D: '$delay' is not a delay of 0..9999999 us"
@@ -79,18 +65,19 @@ if [[ -z $libs ]]; then
 fi
 read -ra libs <<<"$libs"
 ((${#libs[@]})) || usage
-[[ -x $bin/cpu-work ]] || die "$bin/cpu-work not built (make userspace)"
+tool cpu-work >/dev/null
 for lib in "${libs[@]}"; do
 	case $lib in
 	openmpi-y0 | openmpi-y1)
-		[[ -x $bin/mpi-pingpong-openmpi ]] || die "$bin/mpi-pingpong-openmpi not built (make userspace; needs mpicc.openmpi)"
+		tool mpi-pingpong-openmpi "make userspace; needs mpicc.openmpi" >/dev/null
 		command -v mpirun.openmpi >/dev/null || die "mpirun.openmpi not found (openmpi-bin)" ;;
 	mpich)
-		[[ -x $bin/mpi-pingpong-mpich ]] || die "$bin/mpi-pingpong-mpich not built (make userspace; needs mpicc.mpich)"
+		tool mpi-pingpong-mpich "make userspace; needs mpicc.mpich" >/dev/null
 		command -v mpirun.mpich >/dev/null || die "mpirun.mpich not found (mpich)" ;;
 	mpich-ch3-y0 | mpich-ch3-y1)
-		[[ -x $bin/mpi-pingpong-mpich-ch3 && -x $bin/mpiexec-mpich-ch3 ]] ||
-			die "$bin/mpi-pingpong-mpich-ch3 not built (bash bench/mpi-all/build-mpich-ch3.sh, then make userspace)" ;;
+		for t in mpi-pingpong-mpich-ch3 mpiexec-mpich-ch3; do
+			tool $t "bash bench/mpi-all/build-mpich-ch3.sh, then make userspace" >/dev/null
+		done ;;
 	*) die "-L: '$lib' is not openmpi-y0, openmpi-y1, mpich, mpich-ch3-y0 or mpich-ch3-y1" ;;
 	esac
 done

@@ -12,25 +12,13 @@ set -euo pipefail
 reps=5 iters=2000 delay=50 size=1 out=/dev/null
 usage_text="usage: bench/mpi/guest.sh [-r REPS] [-n ITER] [-D DELAY_US] [-s SIZE] [-o CSV]"
 . "$(dirname "$0")/../guest-lib.sh"
-while getopts "r:n:D:s:o:" o; do
-	case $o in
-	r) reps=$OPTARG ;;
-	n) iters=$OPTARG ;;
-	D) delay=$OPTARG ;;
-	s) size=$OPTARG ;;
-	o) out=$OPTARG ;;
-	*) usage ;;
-	esac
-done
-shift $((OPTIND - 1))
-(($# == 0)) || usage
+opts "r:reps n:iters D:delay s:size o:out" "$@"
 posint -r "$reps"
 posint -n "$iters"
 [[ $delay =~ ^[0-9]{1,7}$ ]] || bad "-D: '$delay' is not a delay of 0..9999999 us"
 posint -s "$size"
-pp=$bin/mpi-pingpong
-[[ -x $pp ]] || { echo "bench/mpi/guest.sh: $pp not built (needs mpicc)" >&2; exit 2; }
-command -v mpirun >/dev/null || { echo "bench/mpi/guest.sh: mpirun not found" >&2; exit 2; }
+pp=$(tool mpi-pingpong "make userspace; needs mpicc")
+command -v mpirun >/dev/null || die "mpirun not found"
 cpu=$(( $(nproc) - 1 ))
 knob_sweep_init
 echo "kernel,knob,rep,mean_us,stddev_us,median_us,p99_us,iterations,size,delay_us" | tee "$out"

@@ -28,17 +28,7 @@ set -euo pipefail
 fig= reps=3 iters= out=.
 usage_text="usage: bench/pingpong/guest.sh -F fig2|fig7 [-r REPS] [-n ITER] [-o DIR]"
 . "$(dirname "$0")/../guest-lib.sh"
-while getopts "F:r:n:o:h" o; do
-	case $o in
-	F) fig=$OPTARG ;;
-	r) reps=$OPTARG ;;
-	n) iters=$OPTARG ;;
-	o) out=$OPTARG ;;
-	*) usage ;;
-	esac
-done
-shift $((OPTIND - 1))
-(($# == 0)) || usage
+opts "F:fig r:reps n:iters o:out" "$@"
 [[ $fig == fig2 || $fig == fig7 ]] || bad "-F: '$fig' is not fig2 or fig7"
 posint -r "$reps" 9999
 if [[ -z $iters ]]; then
@@ -46,8 +36,7 @@ if [[ -z $iters ]]; then
 	[[ $fig == fig7 ]] && iters=100
 fi
 posint -n "$iters" 9999999
-pp=$bin/pingpong
-[[ -x $pp ]] || { echo "bench/pingpong/guest.sh: $pp not built (make -C userspace)" >&2; exit 2; }
+pp=$(tool pingpong)
 mkdir -p "$out/samples" || die "cannot create $out/samples"
 knob_sweep_init
 
