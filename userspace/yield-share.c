@@ -206,7 +206,6 @@ int main(int argc, char **argv)
 	struct scy_result res;
 	char err[SCY_ERRLEN], scen[64];
 	int opt, repeat = 1, want_knob = -1, knob, i, ret = 0;
-	struct sigaction sa;
 	FILE *out = stdout;
 
 	cli_set_prog(argv[0], "yield-share");
@@ -267,13 +266,7 @@ int main(int argc, char **argv)
 	}
 	scenario_name(scen, sizeof(scen), &cfg);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGPIPE, &sa, NULL);
+	scy_on_signals(on_signal);
 
 	/* the knob, after the handlers that restore it */
 	knob = cli_knob_override(want_knob);

@@ -15,7 +15,9 @@ pdir=$SCY_REPO/kernel-patches/v$kver
 [[ -d $dir/.git ]] || die "no dev tree at $dir: run kernel-patches/tools/dev-tree.sh $kver"
 [[ -f $pdir/cover.in ]] || die "$pdir/cover.in is missing"
 rm -f "$pdir"/0*.patch
-git -C "$dir" format-patch -q --zero-commit --cover-letter --no-signature \
+# Index lines with 9 hex digits whatever the tree's size, so that an export
+# changes only what changed.
+git -C "$dir" -c core.abbrev=9 format-patch -q --zero-commit --cover-letter --no-signature \
 	--subject-prefix="PATCH $kver" -o "$pdir" base
 python3 - "$pdir/0000-cover-letter.patch" "$pdir/cover.in" <<'PY'
 import sys

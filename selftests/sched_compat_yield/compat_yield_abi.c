@@ -31,18 +31,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/*
- * kselftest_harness.h does not build cleanly with -Wextra: its signal
- * handler has an unused parameter and gcc flags the fork()/setjmp() test
- * wrapper that TEST_F() expands to with -Wclobbered.  Both are in the
- * harness, not in this file.
- */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#ifndef __clang__
-#pragma GCC diagnostic ignored "-Wclobbered"
-#endif
 #include "../kselftest_harness.h"
+
+#include "place.h"
 
 #define KNOB_SYSFS	"/sys/kernel/sched_compat_yield"
 #define KNOB_SYSCTL	"/proc/sys/kernel/sched_compat_yield"
@@ -145,20 +136,12 @@ static void restore_on_signal(int sig)
 
 static void __attribute__((constructor)) save_initial(void)
 {
-	struct sigaction sa;
-
 	main_pid = getpid();
 	initial_value = read_knob(KNOB_SYSFS);
 	if (initial_value < 0 || geteuid() != 0)
 		return;
 	atexit(restore_initial);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = restore_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGPIPE, &sa, NULL);
+	scy_on_signals(restore_on_signal);
 }
 
 /* Printable form of a write buffer for the log */
@@ -571,5 +554,3 @@ TEST_F(invalid, rejected_unchanged)
 }
 
 TEST_HARNESS_MAIN
-
-#pragma GCC diagnostic pop

@@ -77,17 +77,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/*
- * kselftest_harness.h does not build cleanly with -Wextra: its signal
- * handler has an unused parameter and gcc flags the fork()/setjmp() test
- * wrapper that TEST_F() expands to with -Wclobbered.  Both are in the
- * harness, not in this file.
- */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#ifndef __clang__
-#pragma GCC diagnostic ignored "-Wclobbered"
-#endif
 #include "../kselftest_harness.h"
 
 #include "place.h"
@@ -133,13 +122,6 @@
 	"kernel has no " SCY_KNOB_SYSFS \
 	" (CONFIG_SCHED_COMPAT_YIELD unset or unpatched kernel)"
 #define NOT_ROOT_REASON	"not root: cannot set " SCY_KNOB_SYSFS
-
-#ifndef READ_ONCE
-#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
-#endif
-#ifndef WRITE_ONCE
-#define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
-#endif
 
 enum rival {
 	RIVAL_NONE,		/* the hog alone */
@@ -359,19 +341,6 @@ static void main_on_signal(int sig)
 	raise(sig);
 }
 
-static void set_handlers(void (*fn)(int))
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = fn;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < ARRAY_SIZE(sigs); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
 /* ------------------------------------------------------------------ */
 /* per-test context */
 
@@ -405,7 +374,7 @@ static void ctx_setup(struct __test_metadata *_metadata, struct ctx *c,
 	/* the main process signals our process group on SIGINT/SIGTERM */
 	if (msh)
 		WRITE_ONCE(msh->test_pgrp, getpgrp());
-	set_handlers(test_on_signal);
+	scy_on_signals(test_on_signal);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 
 	ASSERT_EQ(0, clock_getres(CLOCK_MONOTONIC_COARSE, &res)) {
@@ -1264,31 +1233,6 @@ static void print_usage(const char *prog, FILE *f)
 		prog, DURATION_MIN, DURATION_MAX);
 }
 
-static int parse_duration(const char *s, double *d)
-{
-	char *end;
-
-	errno = 0;
-	*d = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(*d) ||
-	    *d < DURATION_MIN || *d > DURATION_MAX)
-		return -1;
-	return 0;
-}
-
-static int parse_cpu(const char *s, int *cpu)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v >= CPU_SETSIZE)
-		return -1;
-	*cpu = (int)v;
-	return 0;
-}
-
 /* What the main process restores at exit, see main_restore() */
 static void main_save(void)
 {
@@ -1353,12 +1297,14 @@ int main(int argc, char **argv)
 			print_usage(argv[0], stderr);
 			return KSFT_FAIL;
 		}
-		if (a[1] == 'd' && parse_duration(val, &opt_duration)) {
+		if (a[1] == 'd' &&
+		    scy_parse_seconds(val, DURATION_MIN, DURATION_MAX,
+				      &opt_duration)) {
 			fprintf(stderr, "invalid duration '%s' (%.1f..%.0f s)\n",
 				val, DURATION_MIN, DURATION_MAX);
 			return KSFT_FAIL;
 		}
-		if (a[1] == 'c' && parse_cpu(val, &opt_cpu)) {
+		if (a[1] == 'c' && scy_parse_cpu(val, &opt_cpu)) {
 			fprintf(stderr, "invalid CPU '%s'\n", val);
 			return KSFT_FAIL;
 		}
@@ -1376,7 +1322,7 @@ int main(int argc, char **argv)
 	}
 	main_save();
 	atexit(main_restore);
-	set_handlers(main_on_signal);
+	scy_on_signals(main_on_signal);
 
 	if (csv_path) {
 		csv_fd = open(csv_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND |
@@ -1391,5 +1337,3 @@ int main(int argc, char **argv)
 
 	return test_harness_run(hargc, hargv);
 }
-
-#pragma GCC diagnostic pop

@@ -95,31 +95,6 @@ static void print_usage(const char *prog, FILE *f)
 		prog);
 }
 
-static int parse_duration(const char *s, double *d)
-{
-	char *end;
-
-	errno = 0;
-	*d = strtod(s, &end);
-	if (errno || end == s || *end || !(*d > 0) || !isfinite(*d) ||
-	    *d > 1e6)
-		return -1;
-	return 0;
-}
-
-static int parse_cpu(const char *s, int *cpu)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v >= CPU_SETSIZE)
-		return -1;
-	*cpu = (int)v;
-	return 0;
-}
-
 static double dabs(double x)
 {
 	return x < 0 ? -x : x;
@@ -172,27 +147,26 @@ int main(int argc, char **argv)
 	int knobs[2], nr_knobs, k, s, opt, cpu = -1, knob_now, e, plan;
 	const char *csv_path = NULL, *no_knob1 = NULL, *env;
 	double duration = 30.0;
-	struct sigaction sa;
 	bool can_set, have_knob1 = false;
 	FILE *csv = NULL;
 	char skipmsg[256];
 
 	env = getenv("SCY_DURATION");
-	if (env && *env && parse_duration(env, &duration)) {
+	if (env && *env && scy_parse_seconds(env, 0, 1e6, &duration)) {
 		fprintf(stderr, "invalid SCY_DURATION '%s'\n", env);
 		return KSFT_FAIL;
 	}
 	while ((opt = getopt(argc, argv, "d:c:o:h")) != -1) {
 		switch (opt) {
 		case 'd':
-			if (parse_duration(optarg, &duration)) {
+			if (scy_parse_seconds(optarg, 0, 1e6, &duration)) {
 				fprintf(stderr, "invalid duration '%s'\n",
 					optarg);
 				return KSFT_FAIL;
 			}
 			break;
 		case 'c':
-			if (parse_cpu(optarg, &cpu)) {
+			if (scy_parse_cpu(optarg, &cpu)) {
 				fprintf(stderr, "invalid CPU '%s'\n", optarg);
 				return KSFT_FAIL;
 			}
@@ -266,13 +240,7 @@ int main(int argc, char **argv)
 		knob_prior = knob_now;
 		atexit(restore_knob);
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGPIPE, &sa, NULL);
+	scy_on_signals(on_signal);
 
 	for (k = 0; k < nr_knobs; k++) {
 		int knob = knobs[k];

@@ -8,12 +8,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <mntent.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -24,15 +26,8 @@
 
 #include "place.h"
 
-/*
- * Accesses to the state that the cleanup functions may see from a signal
- * handler: single, untorn loads and stores the compiler keeps.
- */
-#ifndef READ_ONCE
-#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
-#endif
-#ifndef WRITE_ONCE
-#define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #endif
 
 /*
@@ -586,4 +581,44 @@ int scy_wait_ready(int fd, int nr, const char * const *names, int nr_names,
 		got++;
 	}
 	return SCY_OK;
+}
+
+void scy_on_signals(void (*fn)(int))
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+int scy_parse_cpu(const char *s, int *cpu)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v >= CPU_SETSIZE)
+		return -1;
+	*cpu = (int)v;
+	return 0;
+}
+
+int scy_parse_seconds(const char *s, double min, double max, double *d)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || !(v > 0) ||
+	    v < min || v > max)
+		return -1;
+	*d = v;
+	return 0;
 }

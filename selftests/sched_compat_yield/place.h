@@ -20,6 +20,17 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/*
+ * Accesses to the state that cleanup code may see from a signal handler:
+ * single, untorn loads and stores the compiler keeps.
+ */
+#ifndef READ_ONCE
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#endif
+#ifndef WRITE_ONCE
+#define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
+#endif
+
 #define SCY_AUTOGROUP_SYSCTL	"/proc/sys/kernel/sched_autogroup_enabled"
 
 /* Groups scy_cgroup_setup() can create below its base group */
@@ -136,5 +147,17 @@ void scy_worker_setup(int ready_fd, int idx, pid_t parent,
  */
 int scy_wait_ready(int fd, int nr, const char * const *names, int nr_names,
 		   char *err, size_t errlen);
+
+/* Install @fn for SIGINT, SIGTERM, SIGHUP and SIGPIPE (the cleanups' signals) */
+void scy_on_signals(void (*fn)(int));
+
+/* A CPU number of 0..CPU_SETSIZE-1 into @cpu: 0, or -1 for anything else */
+int scy_parse_cpu(const char *s, int *cpu);
+
+/*
+ * A finite number of seconds greater than 0 and within @min..@max into @d:
+ * 0, or -1 for anything else.
+ */
+int scy_parse_seconds(const char *s, double min, double max, double *d);
 
 #endif /* SCY_PLACE_H */

@@ -42,17 +42,6 @@
 /* Seconds the workers run before the window opens (at most a quarter of it) */
 #define SCY_WARMUP_S		0.5
 
-/*
- * Accesses to the run state that scy_emergency_cleanup() may see from a
- * signal handler: single, untorn loads and stores the compiler keeps.
- */
-#ifndef READ_ONCE
-#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
-#endif
-#ifndef WRITE_ONCE
-#define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
-#endif
-
 struct scy_slot {
 	alignas(SCY_CACHELINE) __u64 counter;
 };
