@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-kernel.sh KVER PATCHED [debug|debconfig]: build a small guest kernel
-# from Debian's linux-source-KVER, with the series from kernel-patches/vKVER
-# applied when PATCHED=1, on top of tinyconfig plus vm/guest.config (and
+# build-kernel.sh [--cached] KVER PATCHED [debug|debconfig]: build a small
+# guest kernel from Debian's linux-source-KVER, with the series from
+# kernel-patches/vKVER applied when PATCHED=1, on top of tinyconfig plus vm/guest.config (and
 # vm/patched.config). "debug" adds vm/debug.config (KASAN, lockdep, UBSAN,
 # KMEMLEAK, ...) to a patched kernel, applies vm/debug-patches/vKVER (fixes of
 # kernel bugs that only the debug options expose) and builds it in a work
@@ -21,7 +21,11 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kver=${1:?usage: build-kernel.sh KVER PATCHED [debug|debconfig]}
+# --cached: build nothing; print the kernel's directory and exit 0 when it
+# is in the cache, exit 1 when it is not.
+query=0
+[[ ${1:-} == --cached ]] && { query=1; shift; }
+kver=${1:?usage: build-kernel.sh [--cached] KVER PATCHED [debug|debconfig]}
 patched=${2:-1}
 variant=${3:-}
 kver_check "$kver"
@@ -67,10 +71,11 @@ else
 fi
 out=$SCY_CACHE/kernels/$key
 if [[ -f $out/bzImage && -f $out/.done ]]; then
-	log "kernel $kver-$flavor is cached ($key)"
+	((query)) || log "kernel $kver-$flavor is cached ($key)"
 	echo "$out"
 	exit 0
 fi
+((!query)) || exit 1
 
 work=$SCY_CACHE/work/$kver-$flavor
 mkdir -p "$work" "$SCY_CACHE/kernels"
