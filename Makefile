@@ -136,11 +136,11 @@ bench-pingpong-all: deps
 # 8.5 minutes here, once) oversubscribed in guests of both kernels under
 # -icount: 2 ranks on one CPU, 4 on two, a SCHED_IDLE co-runner, a hog in
 # another autogroup, and the 4 ranks of 6.1 under plain TCG
-# (Documentation/results/mpi.md). STEPS (default "6.1-patched
-# 6.1-patched-lat4tcg 6.12-stock 6.12-patched"), REPS, ITER, PARTS, LIBS
-# (only these wait strategies, added to the existing results).
+# (Documentation/results/mpi.md). KERNELS (default "6.1-patched
+# 6.12-stock 6.12-patched"), REPS, ITER, PARTS, LIBS (only these wait
+# strategies, added to the existing results).
 bench-mpi-all: deps userspace
-	@ICOUNT=$(icount) bash bench/mpi-all/run.sh $(STEPS)
+	@ICOUNT=$(icount) bash bench/mpi-all/run.sh $(KERNELS)
 
 # What the yield_stats module costs: yield-cost with the module off and on,
 # alternating in one boot, instruction counts (ICOUNT as for bench-cost).

@@ -132,29 +132,45 @@ n = sorted({r['rep'] for r in main})
 it = sorted({r['iterations'] for r in main})
 dl = sorted({r['delay_us'] for r in main})
 # The commands that reproduce these runs, from the data themselves: one
-# per set of kernels run with the same REPS, ITER and PARTS.
-groups = {}
-for d in dirs:
-    name = os.path.basename(d.rstrip('/')).replace('bench-mpi-all-', '')
+# per set of kernels run with the same REPS, ITER and PARTS. A 6.1 kernel's
+# plain-TCG 4-rank results (DIR-lat4tcg) come from the same command as its
+# -icount ones when PARTS has lat4 and REPS and ITER are the same.
+def conf(name):
     rs = [r for r in rows if f"{r['kver']}-{r['flavor']}" == name]
     a = accel[name]
     ic = a.split('icount shift=')[1].split(' ')[0] if 'icount shift=' in a else None
-    key = (ic, max((r['rep'] for r in rs), key=int),
-           ','.join(sorted({r['iterations'] for r in rs})),
-           ' '.join(dict.fromkeys(r['part'] for r in rs)))
+    return (ic, max((r['rep'] for r in rs), key=int),
+            ','.join(sorted({r['iterations'] for r in rs})),
+            list(dict.fromkeys(r['part'] for r in rs)),
+            ' '.join(l for l in ALL_LIBS if any(r['lib'] == l for r in rs)))
+ALL_LIBS = ('openmpi-y0', 'openmpi-y1', 'mpich', 'mpich-ch3-y0', 'mpich-ch3-y1')
+names = [os.path.basename(d.rstrip('/')).replace('bench-mpi-all-', '') for d in dirs]
+groups = {}
+for name in names:
+    if name.endswith('-lat4tcg') and name[:-len('-lat4tcg')] in names:
+        continue
+    ic, reps, iters, parts, libs = conf(name)
+    kernel = name
     if name.endswith('-lat4tcg'):
-        key = ('tcg',) + key[1:]
-    groups.setdefault(key, []).append(name)
+        kernel, ic = name[:-len('-lat4tcg')], 'tcg'
+    elif name + '-lat4tcg' in names:
+        t = conf(name + '-lat4tcg')
+        if t[1:3] + t[4:] == (reps, iters, libs):
+            parts = parts + ['lat4']
+        else:
+            groups.setdefault(('tcg',) + t[1:3] + ('lat4', t[4]), []).append(name)
+    groups.setdefault((ic, reps, iters, ' '.join(parts), libs), []).append(kernel)
 cmds = []
-for (ic, reps, iters, parts), names in groups.items():
-    if ic == 'tcg' and ',' not in iters:
-        cmds.append(f'REPS={reps} ITER={iters} STEPS="{" ".join(names)}" make bench-mpi-all')
-    elif ic is None or ',' in iters:
-        cmds.append(f'{" ".join(names)}: not one configuration (accelerator {ic}, ITER {iters}); see the runs\' CSV')
+for (ic, reps, iters, parts, libs), ks in groups.items():
+    if ',' in iters or ic is None:
+        cmds.append(f'{" ".join(ks)}: not one configuration (accelerator {ic}, ITER {iters}); see the runs\' CSV')
     else:
-        cmds.append(f'ICOUNT={ic} REPS={reps} ITER={iters} PARTS="{parts}" STEPS="{" ".join(names)}" make bench-mpi-all')
-out.append('Reproduce (one guest at a time; 6.1 guests get one vCPU and skip lat4'
-           + (', a KVER-FLAVOR-lat4tcg step runs it under plain TCG' if tcg_cols else '') + '):\n')
+        cmds.append(('' if ic == 'tcg' else f'ICOUNT={ic} ')
+                    + f'REPS={reps} ITER={iters} PARTS="{parts}" '
+                    + ('' if libs == ' '.join(ALL_LIBS) else f'LIBS="{libs}" ')
+                    + f'KERNELS="{" ".join(ks)}" make bench-mpi-all')
+out.append('Reproduce (one guest at a time; 6.1 guests get one vCPU, and its lat4 part'
+           ' runs in a second guest under plain TCG):\n')
 out.append('\n'.join('    ' + c for c in cmds) + '\n')
 out.append(f'Rank 0 a {",".join(dl)} us straggler, 1-byte messages, empty reply; '
            f'{",".join(it)} timed ping-pongs per run (a tenth more untimed first), '
