@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "share.h"
+#include "place.h"
 
 const char *cli_prog = "?";
 

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "place.h"
 #include "wait.h"
 
 /* exit codes, as yield-share */
@@ -53,8 +54,6 @@
 #define MAX_ITER		10000000L
 #define MAX_TRIES		1000000000L
 #define MAX_TIMEOUT_US		10000000L
-
-#define KNOB_SYSFS		"/sys/kernel/sched_compat_yield"
 
 enum placement { PLACE_ONE, PLACE_TWO };
 
@@ -500,7 +499,7 @@ static const char *knob_value(void)
 	FILE *f;
 	size_t len;
 
-	f = fopen(KNOB_SYSFS, "r");
+	f = fopen(SCY_KNOB_SYSFS, "r");
 	if (!f)
 		return errno == ENOENT ? "absent" : "unreadable";
 	if (!fgets(v, sizeof(v), f)) {

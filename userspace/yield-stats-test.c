@@ -56,7 +56,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "share.h"
+#include "place.h"
 
 #define YS_DIR		"/sys/kernel/yield_stats"
 #define YS_DEBUGFS	"/sys/kernel/debug/yield_stats"
@@ -94,6 +94,23 @@ tap(bool pass, const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
+	fflush(stdout);
+}
+
+/* A test that cannot run here: "ok N - NAME: WHAT # SKIP WHY" */
+static void tap_skip(const char *what, const char *name, const char *why)
+{
+	printf("ok %d - %s: %s # SKIP %s\n", ++nr_tests, name, what, why);
+	fflush(stdout);
+}
+
+/* The plan, first; 0 tests with the reason when none can run */
+static void tap_plan(int n, const char *skip_why)
+{
+	if (skip_why)
+		printf("1..0 # SKIP %s\n", skip_why);
+	else
+		printf("1..%d\n", n);
 	fflush(stdout);
 }
 
@@ -359,10 +376,8 @@ static void check_counts(const char *name, const struct counts *c,
 		    "%s: histogram holds %llu entries, one per effective yield",
 		    name, c->hist);
 	} else {
-		printf("ok %d - %s: per-CPU counts # SKIP %s not readable\n",
-		       ++nr_tests, name, YS_DEBUGFS);
-		printf("ok %d - %s: histogram # SKIP %s not readable\n",
-		       ++nr_tests, name, YS_DEBUGFS);
+		tap_skip("per-CPU counts", name, YS_DEBUGFS " not readable");
+		tap_skip("histogram", name, YS_DEBUGFS " not readable");
 	}
 	if (!c->have_compat)
 		return;
@@ -552,12 +567,15 @@ int main(int argc, char **argv)
 	}
 
 	if (geteuid()) {
-		printf("1..0 # SKIP not root\n");
+		tap_plan(0, "not root");
 		return KSFT_SKIP;
 	}
 	if (!read_ull(YS_DIR "/filter_pid", &v)) {
-		printf("1..0 # SKIP yield_stats module not loaded (%s: %s)\n",
-		       YS_DIR, strerror(errno));
+		char why[256];
+
+		snprintf(why, sizeof(why), "yield_stats module not loaded (%s: %s)",
+			 YS_DIR, strerror(errno));
+		tap_plan(0, why);
 		return KSFT_SKIP;
 	}
 	prior_filter = (int)v;
@@ -572,10 +590,10 @@ int main(int argc, char **argv)
 	     compat ? "" : "not ", calls, cpu);
 
 	/* the plan first: three cases, two thread cases, five refusals */
-	printf("1..%d\n", case_tests(RIVAL_NONE, compat) +
-	       case_tests(RIVAL_HOG, compat) +
-	       case_tests(RIVAL_YIELDER, compat) +
-	       2 * case_tests(RIVAL_NONE, compat) + 5);
+	tap_plan(case_tests(RIVAL_NONE, compat) +
+		 case_tests(RIVAL_HOG, compat) +
+		 case_tests(RIVAL_YIELDER, compat) +
+		 2 * case_tests(RIVAL_NONE, compat) + 5, NULL);
 
 	pin();
 	run_case("alone", RIVAL_NONE);

@@ -13,8 +13,8 @@
 #
 # By default the guests run under QEMU's -icount (SCY_ICOUNT=0, see
 # vm/run.sh): guest time is then the number of executed instructions, so a
-# cost is an instruction count, repeatable to <0.1% and independent of the
-# host's load, where TCG wall-clock time drifts by 10-20% between boots.
+# cost is an instruction count, repeatable and independent of the host's
+# load, which wall-clock time under TCG is not.
 # SCY_ICOUNT=off measures wall-clock time under plain TCG instead.
 set -euo pipefail
 . "$(dirname "$0")/../../vm/lib.sh"
@@ -30,28 +30,15 @@ export SCY_ICOUNT=${SCY_ICOUNT:-0}
 # clock advances with the instructions of any of them: a second CPU's
 # activity would show up as time on the measured one. One vCPU then.
 [[ $SCY_ICOUNT != off ]] && export SCY_CPUS=${SCY_CPUS:-1}
-RESULTS=${RESULTS:-$SCY_REPO/results}
 out=$RESULTS/bench-knoboff-$kver
 mkdir -p "$out"
 make -s -C "$SCY_REPO" userspace RESULTS="$RESULTS" >&2
 stock=$(kernel_get "$kver-stock")
 patched=$(kernel_get "$kver-patched")
 bin=$RESULTS/bin
-# One CSV row per run: flavor,round,kernel,knob,test,run,ns_per_op. The knob
-# is set to 0 explicitly on the patched kernel (yield-cost -k 0, and by hand
-# around perf).
-guest_cmd="set -e
-k=; [ -e /sys/kernel/sched_compat_yield ] && k='-k 0' && echo 0 >/sys/kernel/sched_compat_yield
-for t in yield:1 yield:2 getppid:1; do
-	'$bin/yield-cost' \$k -m \${t%:*} -n \${t#*:} -d $dur -r $reps -f csv | tail -n +2 |
-		awk -F, -v t=\${t%:*}-n\${t#*:} '{ print \$1 \",\" \$2 \",\" t \",\" \$7 \",\" \$11 }'
-done >\$SCY_RESULTS/cost.csv
-knob=\$(cat /sys/kernel/sched_compat_yield 2>/dev/null || echo absent)
-for r in \$(seq 1 $reps); do
-	us=\$(taskset -c \$(( \$(nproc) - 1 )) perf bench sched pipe -l $loops | awk '/usecs\\/op/ { print \$1 }')
-	[ -n \"\$us\" ]
-	echo \"\$(uname -r | cut -d- -f1),\$knob,pipe,\$r,\$(awk -v u=\$us 'BEGIN { printf \"%.1f\", u * 1000 }')\"
-done >>\$SCY_RESULTS/cost.csv"
+# One CSV row per run: flavor,round,kernel,knob,test,run,ns_per_op; the
+# guest part (bench/cost/knoboff-guest.sh) sets the knob to 0 where it is.
+guest_cmd="SCY_BIN='$bin' bash bench/cost/knoboff-guest.sh -r $reps -d $dur -l $loops -o \$SCY_RESULTS/cost.csv"
 csv=$out/knoboff.csv
 echo "flavor,round,kernel,knob,test,run,ns_per_op" >"$csv"
 for r in $(seq 1 "$rounds"); do

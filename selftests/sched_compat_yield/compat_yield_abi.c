@@ -35,16 +35,14 @@
 
 #include "place.h"
 
-#define KNOB_SYSFS	"/sys/kernel/sched_compat_yield"
-#define KNOB_SYSCTL	"/proc/sys/kernel/sched_compat_yield"
 #define BOOT_PARAM	"sched_compat_yield="
 #define NOBODY		65534
 
 #define NO_KNOB_REASON \
-	"kernel has no " KNOB_SYSFS \
+	"kernel has no " SCY_KNOB_SYSFS \
 	" (CONFIG_SCHED_COMPAT_YIELD unset or unpatched kernel)"
 
-static const char * const knob_paths[] = { KNOB_SYSFS, KNOB_SYSCTL };
+static const char * const knob_paths[] = { SCY_KNOB_SYSFS, SCY_KNOB_SYSCTL };
 
 /* ------------------------------------------------------------------ */
 /* helpers, all async-signal-safe */
@@ -123,8 +121,8 @@ static void restore_initial(void)
 {
 	if (getpid() != main_pid || initial_value < 0)
 		return;
-	if (read_knob(KNOB_SYSFS) != initial_value)
-		write_knob(KNOB_SYSFS, initial_value);
+	if (read_knob(SCY_KNOB_SYSFS) != initial_value)
+		write_knob(SCY_KNOB_SYSFS, initial_value);
 }
 
 static void restore_on_signal(int sig)
@@ -137,7 +135,7 @@ static void restore_on_signal(int sig)
 static void __attribute__((constructor)) save_initial(void)
 {
 	main_pid = getpid();
-	initial_value = read_knob(KNOB_SYSFS);
+	initial_value = read_knob(SCY_KNOB_SYSFS);
 	if (initial_value < 0 || geteuid() != 0)
 		return;
 	atexit(restore_initial);
@@ -187,21 +185,21 @@ static void knob_fixture_setup(struct __test_metadata *_metadata,
 {
 	*saved = -1;
 	*skip = false;
-	if (access(KNOB_SYSFS, F_OK)) {
+	if (access(SCY_KNOB_SYSFS, F_OK)) {
 		*skip = true;
 		snprintf(reason, rlen, "%s", NO_KNOB_REASON);
 		return;
 	}
-	*saved = read_knob(KNOB_SYSFS);
+	*saved = read_knob(SCY_KNOB_SYSFS);
 	ASSERT_GE(*saved, 0) {
-		TH_LOG("%s does not read \"0\\n\" or \"1\\n\"", KNOB_SYSFS);
+		TH_LOG("%s does not read \"0\\n\" or \"1\\n\"", SCY_KNOB_SYSFS);
 	}
 }
 
 static void knob_fixture_teardown(int saved)
 {
-	if (saved >= 0 && geteuid() == 0 && read_knob(KNOB_SYSFS) != saved)
-		write_knob(KNOB_SYSFS, saved);
+	if (saved >= 0 && geteuid() == 0 && read_knob(SCY_KNOB_SYSFS) != saved)
+		write_knob(SCY_KNOB_SYSFS, saved);
 }
 
 FIXTURE_SETUP(knob)
@@ -258,11 +256,11 @@ static void write_read_both(struct __test_metadata *_metadata,
 			TH_LOG("write(%s, %s): %s", wpath,
 			       printable(forms[i], len), strerror(err));
 		}
-		EXPECT_EQ(want, read_knob(KNOB_SYSFS)) {
+		EXPECT_EQ(want, read_knob(SCY_KNOB_SYSFS)) {
 			TH_LOG("after writing %s to %s", printable(forms[i], len),
 			       wpath);
 		}
-		EXPECT_EQ(want, read_knob(KNOB_SYSCTL)) {
+		EXPECT_EQ(want, read_knob(SCY_KNOB_SYSCTL)) {
 			TH_LOG("after writing %s to %s", printable(forms[i], len),
 			       wpath);
 		}
@@ -275,7 +273,7 @@ TEST_F(knob, write_sysfs_read_both)
 		SKIP(return, "%s", self->reason);
 	if (geteuid() != 0)
 		SKIP(return, "needs root to write the knob");
-	write_read_both(_metadata, KNOB_SYSFS);
+	write_read_both(_metadata, SCY_KNOB_SYSFS);
 }
 
 TEST_F(knob, write_sysctl_read_both)
@@ -284,7 +282,7 @@ TEST_F(knob, write_sysctl_read_both)
 		SKIP(return, "%s", self->reason);
 	if (geteuid() != 0)
 		SKIP(return, "needs root to write the knob");
-	write_read_both(_metadata, KNOB_SYSCTL);
+	write_read_both(_metadata, SCY_KNOB_SYSCTL);
 }
 
 /*
@@ -312,7 +310,7 @@ TEST_F(knob, boot_parameter)
 	if (!val)
 		SKIP(return, "no " BOOT_PARAM " on the kernel command line");
 	TH_LOG("boot parameter %s%s, knob now %d", BOOT_PARAM, val,
-	       read_knob(KNOB_SYSFS));
+	       read_knob(SCY_KNOB_SYSFS));
 	EXPECT_TRUE(!strcmp(val, "0") || !strcmp(val, "1")) {
 		TH_LOG("%s%s: want 0 or 1", BOOT_PARAM, val);
 	}
@@ -382,7 +380,7 @@ TEST_F(knob, nonroot_cannot_write)
 		SKIP(return, "%s", self->reason);
 	if (geteuid() != 0)
 		SKIP(return, "needs root to write the knob");
-	before = read_knob(KNOB_SYSFS);
+	before = read_knob(SCY_KNOB_SYSFS);
 
 	pid = fork();
 	ASSERT_GE(pid, 0);
@@ -424,7 +422,7 @@ TEST_F(knob, nonroot_cannot_write)
 			       code % 10 <= NR_READ_FAILED ?
 			       what[code % 10] : "?");
 	}
-	EXPECT_EQ(before, read_knob(KNOB_SYSFS));
+	EXPECT_EQ(before, read_knob(SCY_KNOB_SYSFS));
 }
 
 /* ------------------------------------------------------------------ */
@@ -445,22 +443,22 @@ FIXTURE_VARIANT(invalid) {
 };
 
 FIXTURE_VARIANT_ADD(invalid, sysfs_from_0) {
-	.path = KNOB_SYSFS,
+	.path = SCY_KNOB_SYSFS,
 	.start = 0,
 };
 
 FIXTURE_VARIANT_ADD(invalid, sysfs_from_1) {
-	.path = KNOB_SYSFS,
+	.path = SCY_KNOB_SYSFS,
 	.start = 1,
 };
 
 FIXTURE_VARIANT_ADD(invalid, sysctl_from_0) {
-	.path = KNOB_SYSCTL,
+	.path = SCY_KNOB_SYSCTL,
 	.start = 0,
 };
 
 FIXTURE_VARIANT_ADD(invalid, sysctl_from_1) {
-	.path = KNOB_SYSCTL,
+	.path = SCY_KNOB_SYSCTL,
 	.start = 1,
 };
 
@@ -475,8 +473,8 @@ FIXTURE_SETUP(invalid)
 	}
 	if (self->skip)
 		SKIP(return, "%s", self->reason);
-	ASSERT_EQ(0, write_knob(KNOB_SYSFS, variant->start));
-	ASSERT_EQ(variant->start, read_knob(KNOB_SYSFS));
+	ASSERT_EQ(0, write_knob(SCY_KNOB_SYSFS, variant->start));
+	ASSERT_EQ(variant->start, read_knob(SCY_KNOB_SYSFS));
 }
 
 FIXTURE_TEARDOWN(invalid)
@@ -514,12 +512,12 @@ TEST_F(invalid, rejected_unchanged)
 			TH_LOG("write(%s, %s): %s, want EINVAL", variant->path,
 			       printable(bad[i], len), strerror(err));
 		}
-		EXPECT_EQ(variant->start, read_knob(KNOB_SYSFS)) {
-			TH_LOG("%s changed by %s", KNOB_SYSFS,
+		EXPECT_EQ(variant->start, read_knob(SCY_KNOB_SYSFS)) {
+			TH_LOG("%s changed by %s", SCY_KNOB_SYSFS,
 			       printable(bad[i], len));
 		}
-		EXPECT_EQ(variant->start, read_knob(KNOB_SYSCTL)) {
-			TH_LOG("%s changed by %s", KNOB_SYSCTL,
+		EXPECT_EQ(variant->start, read_knob(SCY_KNOB_SYSCTL)) {
+			TH_LOG("%s changed by %s", SCY_KNOB_SYSCTL,
 			       printable(bad[i], len));
 		}
 	}
@@ -535,8 +533,8 @@ TEST_F(invalid, rejected_unchanged)
 		TH_LOG("write(%s, %s): %s, want EINVAL", variant->path,
 		       printable(big, sizeof(big)), strerror(err));
 	}
-	EXPECT_EQ(variant->start, read_knob(KNOB_SYSFS));
-	EXPECT_EQ(variant->start, read_knob(KNOB_SYSCTL));
+	EXPECT_EQ(variant->start, read_knob(SCY_KNOB_SYSFS));
+	EXPECT_EQ(variant->start, read_knob(SCY_KNOB_SYSCTL));
 
 	/*
 	 * A zero-length write may be answered by the VFS or by kernfs
@@ -549,8 +547,8 @@ TEST_F(invalid, rejected_unchanged)
 		TH_LOG("write(%s, \"\", 0) returned %zd (%s), want 0 or EINVAL",
 		       variant->path, n, strerror(err));
 	}
-	EXPECT_EQ(variant->start, read_knob(KNOB_SYSFS));
-	EXPECT_EQ(variant->start, read_knob(KNOB_SYSCTL));
+	EXPECT_EQ(variant->start, read_knob(SCY_KNOB_SYSFS));
+	EXPECT_EQ(variant->start, read_knob(SCY_KNOB_SYSCTL));
 }
 
 TEST_HARNESS_MAIN

@@ -21,6 +21,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -621,4 +622,59 @@ int scy_parse_seconds(const char *s, double min, double max, double *d)
 		return -1;
 	*d = v;
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* the knob, the kernel */
+
+const char *scy_knob_name(int knob)
+{
+	if (knob == 0)
+		return "0";
+	if (knob == 1)
+		return "1";
+	return "stock";
+}
+
+const char *scy_kernel_release(void)
+{
+	static char rel[sizeof(((struct utsname *)0)->release)];
+	struct utsname u;
+
+	if (!rel[0]) {
+		if (uname(&u))
+			snprintf(rel, sizeof(rel), "unknown");
+		else
+			snprintf(rel, sizeof(rel), "%s", u.release);
+	}
+	return rel;
+}
+
+int scy_knob_present(void)
+{
+	return access(SCY_KNOB_SYSFS, F_OK) == 0;
+}
+
+int scy_knob_read_path(const char *path)
+{
+	return scy_read_01(path);
+}
+
+int scy_knob_write_path(const char *path, int val)
+{
+	int e = EINVAL;
+
+	if (val == 0 || val == 1)
+		e = scy_write_str(path, val ? "1" : "0");
+	return e;
+}
+
+int scy_knob_read(void)
+{
+	return scy_knob_read_path(SCY_KNOB_SYSFS);
+}
+
+int scy_knob_write(int val)
+{
+	return scy_knob_write_path(SCY_KNOB_SYSFS, val);
 }

@@ -3,7 +3,8 @@
  * Placement of the tasks of a sched_compat_yield measurement: in the
  * caller's group, in an autogroup of their own (a task that calls setsid()
  * gets one when autogroups are enabled), or in cgroup v2 groups with the cpu
- * controller.  Plus the small file helpers these need.
+ * controller.  Plus the small file helpers these need, the knob
+ * (sched_compat_yield) and the kernel's release.
  *
  * What a setup changes (the autogroup setting, the cpu controller of the
  * cgroup2 root, the groups it creates) is recorded in static state, so that
@@ -32,6 +33,8 @@
 #endif
 
 #define SCY_AUTOGROUP_SYSCTL	"/proc/sys/kernel/sched_autogroup_enabled"
+#define SCY_KNOB_SYSFS		"/sys/kernel/sched_compat_yield"
+#define SCY_KNOB_SYSCTL		"/proc/sys/kernel/sched_compat_yield"
 
 /* Groups scy_cgroup_setup() can create below its base group */
 #define SCY_CG_MAX_LEAVES	4
@@ -159,5 +162,23 @@ int scy_parse_cpu(const char *s, int *cpu);
  * 0, or -1 for anything else.
  */
 int scy_parse_seconds(const char *s, double min, double max, double *d);
+
+/*
+ * The knob.  scy_knob_read() returns 0 or 1, or -1 if the file is absent or
+ * unreadable (errno set).  scy_knob_write() writes "0" or "1" and returns 0
+ * or an errno value.  The *_path variants take one of SCY_KNOB_SYSFS or
+ * SCY_KNOB_SYSCTL; the plain ones use the sysfs file.
+ */
+int scy_knob_present(void);
+int scy_knob_read(void);
+int scy_knob_write(int val);
+int scy_knob_read_path(const char *path);
+int scy_knob_write_path(const char *path, int val);
+
+/* "0"/"1" string of a knob value, or "stock" for -1 (knob absent) */
+const char *scy_knob_name(int knob);
+
+/* Kernel release (uname -r), static buffer */
+const char *scy_kernel_release(void);
 
 #endif /* SCY_PLACE_H */

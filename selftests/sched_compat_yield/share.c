@@ -31,7 +31,6 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -131,61 +130,6 @@ int scy_role_parse(const char *s, enum scy_role *r)
 const char *scy_cpu_source_name(enum scy_cpu_source s)
 {
 	return s == SCY_CPU_SCHEDSTAT ? "schedstat" : "stat";
-}
-
-const char *scy_knob_name(int knob)
-{
-	if (knob == 0)
-		return "0";
-	if (knob == 1)
-		return "1";
-	return "stock";
-}
-
-const char *scy_kernel_release(void)
-{
-	static char rel[sizeof(((struct utsname *)0)->release)];
-	struct utsname u;
-
-	if (!rel[0]) {
-		if (uname(&u))
-			snprintf(rel, sizeof(rel), "unknown");
-		else
-			snprintf(rel, sizeof(rel), "%s", u.release);
-	}
-	return rel;
-}
-
-/* ------------------------------------------------------------------ */
-/* knob */
-
-int scy_knob_present(void)
-{
-	return access(SCY_KNOB_SYSFS, F_OK) == 0;
-}
-
-int scy_knob_read_path(const char *path)
-{
-	return scy_read_01(path);
-}
-
-int scy_knob_write_path(const char *path, int val)
-{
-	int e = EINVAL;
-
-	if (val == 0 || val == 1)
-		e = scy_write_str(path, val ? "1" : "0");
-	return e;
-}
-
-int scy_knob_read(void)
-{
-	return scy_knob_read_path(SCY_KNOB_SYSFS);
-}
-
-int scy_knob_write(int val)
-{
-	return scy_knob_write_path(SCY_KNOB_SYSFS, val);
 }
 
 /* ------------------------------------------------------------------ */

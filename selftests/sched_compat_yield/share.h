@@ -22,9 +22,6 @@
 
 #include "place.h"
 
-#define SCY_KNOB_SYSFS		"/sys/kernel/sched_compat_yield"
-#define SCY_KNOB_SYSCTL		"/proc/sys/kernel/sched_compat_yield"
-
 #define SCY_MAX_HOGS		63
 #define SCY_MAX_WORKERS		(SCY_MAX_HOGS + 1)
 #define SCY_ERRLEN		256
@@ -106,24 +103,6 @@ int scy_placement_parse(const char *s, enum scy_placement *p);
 const char *scy_role_name(enum scy_role r);
 int scy_role_parse(const char *s, enum scy_role *r);
 const char *scy_cpu_source_name(enum scy_cpu_source s);
-
-/*
- * The knob.  scy_knob_read() returns 0 or 1, or -1 if the file is absent or
- * unreadable (errno set).  scy_knob_write() writes "0" or "1" and returns 0
- * or an errno value.  The *_path variants take one of SCY_KNOB_SYSFS or
- * SCY_KNOB_SYSCTL; the plain ones use the sysfs file.
- */
-int scy_knob_present(void);
-int scy_knob_read(void);
-int scy_knob_write(int val);
-int scy_knob_read_path(const char *path);
-int scy_knob_write_path(const char *path, int val);
-
-/* "0"/"1" string of a knob value, or "stock" for -1 (knob absent) */
-const char *scy_knob_name(int knob);
-
-/* Kernel release (uname -r), static buffer */
-const char *scy_kernel_release(void);
 
 /*
  * Machine-readable output shared by the selftest and the CLI.  @scenario is

@@ -1,10 +1,10 @@
-#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# bench/share/table.sh CSV: the share benchmark's CSV as a Markdown table. The last
-# column relates the yielder's CPU-time share to that of the same-group
-# 1-hog run at the same knob value (the floor: one loop iteration per slice).
-set -euo pipefail
-awk -F, '
+#
+# awk -F, -f bench/share/table.awk CSV: the share benchmark's CSV
+# (compat_yield_share -o, yield-share -f csv) as a Markdown table. The
+# column "vs 1-hog CPU share" relates the yielder's CPU-time share to that
+# of the same-group 1-hog run at the same knob value (the floor: one loop
+# iteration per slice).
 NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 {
 	n++
@@ -22,4 +22,4 @@ END {
 		printf "| %s | %s | %.3f%% | %.2f%% | %s | %.2f%% | %s s |\n", sc[i], kn[i],
 			100 * yc[i], 100 * yt[i], r, 100 * ht[i], d[i]
 	}
-}' "$1"
+}
