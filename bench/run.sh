@@ -30,7 +30,6 @@ share | mpi | mpi-all | cost | module) ;;
 *) die "bench/run.sh: unknown benchmark '$what' (share, mpi, mpi-all, cost or module)" ;;
 esac
 kernel_parse "$name"
-RESULTS=${RESULTS:-$SCY_REPO/results}
 duration=${DURATION:-30}
 reps=${REPS:-5}
 out=${SCY_BENCH_OUT:-$RESULTS/bench-$what-$kver-$flavor}
@@ -59,10 +58,10 @@ module)
 	cmd="SCY_BIN='$bin' bash bench/module/guest.sh -m '$mod/yield_stats.ko' -R $rounds -r $reps -d ${DURATION:-1} -o \$SCY_RESULTS/module.csv"
 	tmo=$(( (2 * rounds + 1) * reps * 4 * 30 + 300 )) ;;
 esac
-bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "${SCY_TIMEOUT:-$tmo}" -- bash -c "$cmd"
+bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "$tmo" -- bash -c "$cmd"
 cat "$out/job.log"
 if [[ $what == share ]]; then
-	bash "$SCY_REPO/bench/share/table.sh" "$out/share.csv" >"$out/share.md"
+	awk -F, -f "$SCY_REPO/bench/share/table.awk" "$out/share.csv" >"$out/share.md"
 	gnuplot -e "in='$out/share.csv'; out='$out/share.png'" "$SCY_REPO/bench/share/plot.gp"
 	cat "$out/share.md"
 fi

@@ -13,7 +13,6 @@
 set -euo pipefail
 . "$(dirname "$0")/../../vm/lib.sh"
 
-RESULTS=${RESULTS:-$SCY_REPO/results}
 out=$RESULTS/bench-latency
 kernels=("$@")
 [[ ${#kernels[@]} -gt 0 ]] || kernels=(6.12-patched 6.1-patched)

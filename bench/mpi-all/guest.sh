@@ -20,11 +20,8 @@
 #   mpich-ch3-y1  the same, MPIR_CVAR_POLLS_BEFORE_YIELD=POLLS (-Y, default
 #               1): nemesis' blocking receive calls sched_yield() once
 #               every POLLS + 1 empty polls (its counter is static, it runs
-#               on from one wait to the next). Counted with strace in a 6.1
-#               guest (2 ranks on one CPU, 50 us straggler), 1 yields in
-#               every wait at knob 0 and 1; MPICH's default, 1000, in
-#               fewer than half of the waits at knob 1
-#               (Documentation/results/mpi.md).
+#               on from one wait to the next; how often that yields per
+#               wait, counted: Documentation/results/mpi.md).
 # LIBS (-L, default all of them; the mpich-ch3 ones only when built): the
 # wait strategies to run. -a adds the rows to an existing DIR/mpi-all.csv
 # (e.g. -L "mpich-ch3-y0 mpich-ch3-y1" adds those rows to an earlier run)

@@ -30,7 +30,6 @@
 set -euo pipefail
 . "$(dirname "$0")/../../vm/lib.sh"
 
-R=${RESULTS:-$SCY_REPO/results}
 report_only=0
 [[ ${1:-} == --report ]] && { report_only=1; shift; }
 kernels=("$@")
@@ -43,13 +42,13 @@ if ((!report_only)); then
 	if [[ -z ${LIBS:-} || " $LIBS " == *" mpich-ch3-"* ]]; then
 		bash "$SCY_REPO/bench/mpi-all/build-mpich-ch3.sh" >/dev/null
 	fi
-	make -s -C "$SCY_REPO" userspace RESULTS="$R" >&2
+	make -s -C "$SCY_REPO" userspace RESULTS="$RESULTS" >&2
 fi
 # guest PARTS CPUS ICOUNT [DIR]: run the parts PARTS in a guest of the
 # current kernel ($kver-$flavor)
 guest() {
 	(
-		export SCY_ICOUNT=$3 SCY_CPUS=$2 REPS=${REPS:-1} ITER=${ITER:-100} PARTS=$1 RESULTS=$R
+		export SCY_ICOUNT=$3 SCY_CPUS=$2 REPS=${REPS:-1} ITER=${ITER:-100} PARTS=$1 RESULTS=$RESULTS
 		[[ -z ${4:-} ]] || export SCY_BENCH_OUT=$4
 		bash "$SCY_REPO/bench/run.sh" mpi-all "$kver-$flavor"
 	)
@@ -57,7 +56,7 @@ guest() {
 dirs=()
 for k in "${kernels[@]}"; do
 	kernel_parse "$k"
-	d=$R/bench-mpi-all-$k
+	d=$RESULTS/bench-mpi-all-$k
 	split=0
 	[[ $kver == 6.1 && " $parts " == *" lat4 "* ]] && split=1
 	if ((report_only)); then
@@ -89,7 +88,7 @@ done
 if ((report_only)); then
 	bash "$SCY_REPO/bench/mpi-all/report.sh" "$SCY_REPO/Documentation/results/mpi-all" "${dirs[@]}"
 else
-	mkdir -p "$R/mpi-all-report"
-	bash "$SCY_REPO/bench/mpi-all/report.sh" "$R/mpi-all-report/mpi-all" "${dirs[@]}"
+	mkdir -p "$RESULTS/mpi-all-report"
+	bash "$SCY_REPO/bench/mpi-all/report.sh" "$RESULTS/mpi-all-report/mpi-all" "${dirs[@]}"
 	log "the committed tables: bash bench/mpi-all/run.sh --report KERNEL... (every kernel of Documentation/results/mpi.md)"
 fi

@@ -30,7 +30,7 @@
 # bench/pingpong/run.sh all: fig2 on both kernels, patched and stock (one
 # repeat: the knob at 0 is the stock yield), fig7 on 6.12 under -icount,
 # and fig7 on both kernels under plain TCG (one repeat, in results/tcg/),
-# then the tables and figures of Documentation/pingpong.md:
+# then the tables and figures of Documentation/results/pingpong.md:
 # Documentation/results/pingpong-fig{2,7}.* (-icount) and
 # pingpong-tcg-fig7.* (plain TCG).
 #
@@ -50,7 +50,7 @@ usage() {
 	exit 2
 }
 if [[ $# == 1 && $1 == all ]]; then
-	R=${RESULTS:-$SCY_REPO/results}
+	R=$RESULTS
 	# KERNEL FIGS REPS RESULTS ICOUNT7
 	steps=("6.12-patched fig2,fig7 ${REPS:-2} $R 0" "6.1-patched fig2 ${REPS:-2} $R 0"
 	       "6.12-stock fig2 1 $R 0" "6.1-stock fig2 1 $R 0"
@@ -90,7 +90,6 @@ if [[ $kver == 6.1 && -n $icount && $cpus2 == 2 && " $figs " == *" fig2 "* ]]; t
 	echo "bench/pingpong/run.sh: 6.1 hangs bringing up its second vCPU under -icount: CPUS2=1 or ICOUNT=off" >&2
 	exit 2
 fi
-RESULTS=${RESULTS:-$SCY_REPO/results}
 out=$RESULTS/bench-pingpong-$kver-$flavor
 bin=$RESULTS/bin
 make -s -C "$SCY_REPO" userspace RESULTS="$RESULTS" >&2
