@@ -9,18 +9,19 @@
 #   make run K=6.12-patched CMD='...'   run a command in a guest
 #   make livepatch   the livepatch for Debian's binary kernel of KVER
 #
-# Variables: KVER=6.12|6.1, PATCHED=1|0, DURATION=seconds per benchmark run,
-# DEBCONFIG=small|debian (make deb), K=VERSION-FLAVOR (make run, make shell,
-# bench-share, bench-mpi, bench-cost, bench-module, bench-pingpong; FLAVOR
-# patched, stock, debug, debconfig, debian or livepatch; default from KVER
-# and PATCHED).
+# Variables (all of them: Documentation/variables.md): K=VERSION-FLAVOR,
+# the kernel of make kernel, module, run, shell, vm-test, demo and the
+# benchmarks (VERSION 6.12 or 6.1; FLAVOR patched, stock, debug, debconfig,
+# debian or livepatch; default from KVER and PATCHED), KVER=6.12|6.1 (the
+# version of make deb, make livepatch and bench-knoboff), PATCHED=1|0,
+# DURATION=seconds per benchmark run, DEBCONFIG=small|debian (make deb).
+# An empty value is the default, as an unset one is.
 
-KVER     ?= 6.12
-PATCHED  ?= 1
-DURATION ?= 30
-RESULTS  ?= $(CURDIR)/results
-DEBCONFIG ?= small
-K        ?= $(KVER)-$(if $(filter 0,$(PATCHED)),stock,patched)
+override KVER      := $(or $(KVER),6.12)
+override PATCHED   := $(or $(PATCHED),1)
+override RESULTS   := $(or $(RESULTS),$(CURDIR)/results)
+override DEBCONFIG := $(or $(DEBCONFIG),small)
+override K         := $(or $(K),$(KVER)-$(if $(filter 0,$(PATCHED)),stock,patched))
 export KVER PATCHED DURATION RESULTS
 
 .PHONY: all deps userspace selftests module livepatch kernel deb vm-test shell run demo check check-full check-debug \
@@ -30,7 +31,7 @@ export KVER PATCHED DURATION RESULTS
 all: userspace selftests
 
 help:
-	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@bash vm/deps.sh
@@ -42,7 +43,7 @@ selftests:
 	@bash vm/build-selftests.sh $(RESULTS)/bin
 
 kernel: deps
-	@bash vm/build-kernel.sh $(KVER) $(PATCHED) >/dev/null
+	@bash -c '. vm/lib.sh && kernel_get "$$1"' - '$(K)' >/dev/null
 
 # Debian packages (linux-image, linux-headers) of the patched kernel KVER,
 # by make bindeb-pkg, into results/deb-KVER-DEBCONFIG: DEBCONFIG=small is the
@@ -52,12 +53,14 @@ deb: deps
 	@d=$$(bash vm/build-deb.sh $(KVER) $(DEBCONFIG)) && echo "packages in $$d:" && \
 		cd "$$d" && ls *.deb
 
-# The yield statistics module for the guest kernel KVER/PATCHED, or for the
-# running kernel with KDIR=/lib/modules/$$(uname -r)/build.
+# The yield statistics module for the kernel K, into results/module-K, or
+# for another kernel tree with KDIR (e.g. /lib/modules/$$(uname -r)/build,
+# into results/module-RELEASE).
 module: deps
-	@kdir=$${KDIR:-$$(bash vm/build-kernel.sh $(KVER) $(PATCHED))/kdir} && \
-		bash vm/build-module.sh "$$kdir" $(RESULTS)/module-$(KVER) "$$kdir" && \
-		echo "built $(RESULTS)/module-$(KVER)/yield_stats.ko"
+	@kdir=$${KDIR:-$$(bash -c '. vm/lib.sh && kernel_get "$$1"' - '$(K)')/kdir} && \
+		out='$(RESULTS)/module-$(if $(KDIR),$(lastword $(subst /, ,$(patsubst %/build,%,$(KDIR)))),$(K))' && \
+		bash vm/build-module.sh "$$kdir" "$$out" "$$kdir" && \
+		echo "built $$out/yield_stats.ko"
 
 # The livepatch for Debian's binary kernel of KVER (linux-image-6.1.0-56-amd64,
 # linux-image-6.12.117+deb12-amd64), against its linux-headers package and
@@ -83,7 +86,7 @@ run: deps
 		{ echo "usage: make run K=6.12-patched CMD='command'" >&2; exit 2; }
 	@bash vm/guest-run.sh '$(K)' '$(subst ','\'',$(value CMD))'
 
-demo: deps userspace selftests module
+demo: deps
 	@bash bench/share/demo.sh
 
 check:
@@ -100,7 +103,7 @@ check-debug: deps
 	@SCY_CHECK_STAGES=debug SCY_STRESS_SECONDS=$${SCY_STRESS_SECONDS:-300} \
 		SCY_FUZZ_WRITES=$${SCY_FUZZ_WRITES:-10000} bash tests/run-all.sh
 
-# Benchmarks in a guest of KVER (PATCHED=0: the stock baseline).
+# Benchmarks in a guest of the kernel K (e.g. 6.12-stock: the baseline).
 bench-share bench-mpi: deps
 	@bash bench/run.sh $(@:bench-%=%) '$(K)'
 
@@ -110,7 +113,7 @@ bench-share bench-mpi: deps
 # given.
 # empty is the default, as unset is
 icount = $(or $(ICOUNT),0)
-cost_duration = $(or $(if $(filter command line environment,$(origin DURATION)),$(DURATION)),1)
+cost_duration = $(or $(DURATION),1)
 bench-cost: deps
 	@SCY_ICOUNT=$(icount) DURATION=$(cost_duration) bash bench/run.sh cost '$(K)'
 
@@ -119,7 +122,7 @@ bench-knoboff: deps
 	@SCY_ICOUNT=$(icount) DURATION=$(cost_duration) bash bench/cost/knoboff.sh $(KVER)
 
 # The seed paper's LIBRA figures with userspace/pingpong (Documentation/
-# pingpong.md): fig2 (one CPU) under -icount (ICOUNT), fig7 (two CPUs)
+# results/pingpong.md): fig2 (one CPU) under -icount (ICOUNT), fig7 (two CPUs)
 # under -icount too (ICOUNT7; off: plain TCG, a host thread per vCPU).
 # K=all (or bench-pingpong-all): both kernels, patched and stock, and
 # the tables and figures in Documentation/results/pingpong-*.
@@ -132,8 +135,8 @@ bench-pingpong-all: deps
 
 # Open MPI (yield_when_idle 0 and 1) and MPICH (Debian's ch4:ucx, and
 # ch3:nemesis with MPIR_CVAR_POLLS_BEFORE_YIELD 0 and MPICH_POLLS, built
-# from Debian's source by bench/mpi-all/build-mpich-ch3.sh into $SCY_CACHE on first use:
-# 8.5 minutes here, once) oversubscribed in guests of both kernels under
+# from Debian's source by bench/mpi-all/build-mpich-ch3.sh into $SCY_CACHE on
+# first use, once) oversubscribed in guests of both kernels under
 # -icount: 2 ranks on one CPU, 4 on two, a SCHED_IDLE co-runner, a hog in
 # another autogroup, and the 4 ranks of 6.1 under plain TCG
 # (Documentation/results/mpi.md). KERNELS (default "6.1-patched
@@ -153,7 +156,7 @@ bench-module: deps
 # one-CPU guests under -icount, knob 0 and 1: bench/latency/run.sh.
 # KERNELS (default "6.12-patched 6.1-patched"), DURATION per window (5 s).
 bench-latency: deps
-	@DURATION=$(if $(filter command line environment,$(origin DURATION)),$(DURATION),5) \
+	@DURATION=$(or $(DURATION),5) \
 		bash bench/latency/run.sh $(KERNELS)
 
 checkpatch: deps

@@ -32,8 +32,8 @@
  * while the module is loaded.
  *
  * The syscall tracepoints put every system call of every task on the slow
- * path (SYSCALL_WORK_SYSCALL_TRACEPOINT): a getppid() loop was measured
- * 25% slower in instructions with them. Where sched_yield_fair_tp exists the
+ * path (SYSCALL_WORK_SYSCALL_TRACEPOINT), which costs every task whether it
+ * yields or not. Where sched_yield_fair_tp exists the
  * module does without them, and sched_switch tells by the system call the
  * yielder is in whether a switch belongs to its yield.
  *

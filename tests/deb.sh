@@ -19,7 +19,6 @@ cd "$(dirname "$0")/.."
 . vm/lib.sh
 . tests/tap.sh
 
-RESULTS=${RESULTS:-$SCY_REPO/results}
 kvers=${*:-${SCY_CHECK_KVERS:-6.12 6.1}}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

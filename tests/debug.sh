@@ -18,7 +18,6 @@ set -euo pipefail
 export SCY_TCG_THREAD=${SCY_TCG_THREAD:-single}
 
 kver=${1:?usage: debug.sh KVER}
-RESULTS=${RESULTS:-$SCY_REPO/results}
 stress=${SCY_STRESS_SECONDS:-60}
 out=$RESULTS/debug-$kver
 
@@ -45,7 +44,7 @@ start=$(date +%s)
 # interpreter can run into AE_AML_LOOP_TIMEOUT evaluating _PRT on a loaded
 # host: virtio then gets no IRQ and the 9p root mount waits for ever. The
 # BIOS's $PIR table gives the same routing without AML.
-SCY_MEM=${SCY_DEBUG_MEM:-1024} bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout $((stress + ${SCY_DEBUG_TIMEOUT:-3600})) \
+SCY_MEM=${SCY_DEBUG_MEM:-1024} bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout $((stress + 3600)) \
 	--append pci=noacpi \
 	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_MODULE="$mod/yield_stats.ko" \
 	SCY_STRESS_SECONDS="$stress" SCY_SHARE_DURATION="${SCY_SHARE_DURATION:-4}" \

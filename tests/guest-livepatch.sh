@@ -15,8 +15,8 @@
 #     disable removes the knob's files. A transition on 6.12 ends by
 #     rewriting the kernel's cond_resched() call sites (the livepatch
 #     core's sched_dynamic_klp_enable/disable), a text patch with IPIs per
-#     site; under single-threaded TCG that takes about a minute per
-#     transition (seconds on 6.1), hence waits of up to 5 minutes;
+#     site, slow under single-threaded TCG (the transition times are in
+#     Documentation/results/livepatch.md), hence waits of up to 5 minutes;
 #   - after the patch is disabled and unloaded, the stock yield is back (a
 #     yielder in its own autogroup next to a hog gets its 50% again on
 #     6.12, where the patched yield gives it a few percent);

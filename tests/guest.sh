@@ -23,7 +23,6 @@ patched | debconfig | livepatch) patched=1 ;;
 stock | debian) patched=0 ;;
 *) die "guest.sh: the guest suite runs on patched, debconfig, stock, debian and livepatch kernels (the debug ones: tests/debug.sh)" ;;
 esac
-RESULTS=${RESULTS:-$SCY_REPO/results}
 out=$RESULTS/guest-$kver-$flavor
 kdir=$(kernel_get "$name")
 make -s -C "$SCY_REPO" userspace selftests RESULTS="$RESULTS" >&2
@@ -54,7 +53,7 @@ append=
 # minute each on 6.12 under single-threaded TCG)
 tmo=1500
 [[ $flavor == livepatch ]] && tmo=$((tmo + 180 * ${SCY_LIVEPATCH_CYCLES:-20}))
-bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "${SCY_GUEST_TIMEOUT:-$tmo}" \
+bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "$tmo" \
 	--append "$append" \
 	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_PATCHED="$patched" SCY_FLAVOR="$flavor" SCY_MODULE="$mod/yield_stats.ko" \
 	SCY_KCONFIG=/tmp/results/kconfig \

@@ -69,6 +69,8 @@ bench/mpi/guest.sh|2|-D -1
 bench/mpi-all/guest.sh|2|-r 1000
 bench/pingpong/guest.sh|2|-F fig3
 bench/pingpong/guest.sh|2|-F fig2 -n 0
+bench/cost/knoboff-guest.sh|2|-l 0 -o /dev/null
+bench/cost/knoboff-guest.sh|2|-r 2
 yield-share|non-zero|-d -1
 yield-share|non-zero|-d abc
 yield-share|non-zero|-p nowhere
@@ -102,7 +104,7 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # report, the livepatch page's cost and share tables and the check report.
 planned=0
 for pdir in kernel-patches/v*/; do
-	planned=$((planned + 7 + 2 * $(grep -cvE '^(#|$)' "$pdir/series")))
+	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 2 + 2 * 2 + 3 + 2 +
 	1 + ${#pp_reports[@]} + 2 + 1 + 3))
@@ -110,7 +112,7 @@ plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategi
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
 	kver=${v#v}
-	patches=$(grep -v '^#' "$pdir/series")
+	patches=$(series_patches "${pdir%/}" | sed 's#.*/##')
 	check "$v: series lists every patch file" \
 		test "$(ls "$pdir" | grep -E '^0*[1-9][0-9]*-.*\.patch$')" = "$patches"
 	check "$v: has a cover letter" test -f "$pdir/0000-cover-letter.patch"
@@ -137,7 +139,7 @@ for pdir in kernel-patches/v*/; do
 
 	# Apply to a copy of the touched files of Debian's tree, both ways.
 	ref=$(ref_tree "$kver")
-	files=$(cat $(sed "s#^#$pdir#" <<<"$patches") | sed -n 's#^+++ b/##p' | sort -u)
+	files=$(series_files $(sed "s#^#$pdir#" <<<"$patches"))
 	for how in patch git; do
 		d=$tmp/$kver-$how
 		mkdir -p "$d"
@@ -257,16 +259,12 @@ done
 hdrs=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
 if [[ -n $hdrs && -f $hdrs/Makefile ]]; then
 	krel=${hdrs#/usr/src/linux-headers-}
-	d=$tmp/module-debian
-	mkdir -p "$d"
-	cp module/* "$d/"
-	if out=$(make -s -C "$d" KDIR="$hdrs" W=1 2>&1) && [[ -f $d/yield_stats.ko ]]; then
-		warn=$(grep 'warning:' <<<"$out")
-		check "module builds against Debian's linux-headers-$krel with W=1 and no warnings${warn:+: $warn}" \
-			test -z "$warn"
-	else
-		not_ok "module builds against Debian's linux-headers-$krel: $out"
-	fi
+	out=$(bash vm/build-module.sh "$hdrs" "$tmp/module-debian" "linux-headers-$krel")
+	case $? in
+	0 | 1) check "module builds against Debian's linux-headers-$krel with W=1 and no warnings" test -z "$out" ;;
+	*) not_ok "module builds against Debian's linux-headers-$krel" ;;
+	esac
+	[[ -z $out ]] || echo "$out"
 	. tests/dkms.sh
 	if command -v dkms >/dev/null 2>&1 && [[ -n $DKMS_NAME && -n $DKMS_VER ]]; then
 		dkms_install "$tmp/dkms" "$krel"
@@ -354,5 +352,5 @@ check "Documentation/results/livepatch.md: the cost table is what bench/cost/com
 	python3 bench/cost/compare.py --check Documentation/results/livepatch.md
 check "Documentation/results/livepatch.md: the like-for-like share table is what bench/share/compare.py makes of the CSVs beside it" \
 	python3 bench/share/compare.py --check Documentation/results/livepatch.md
-check "Documentation/results/check.md and the README's make check times are what tests/check-report.py makes of the runs' CSV files" \
+check "Documentation/results/check.md and the time table of times.md are what tests/check-report.py makes of the runs' CSV files" \
 	python3 tests/check-report.py --check

@@ -17,9 +17,9 @@
 # guests (two more kernels to build, about 20 minutes each from scratch:
 # more than make check's time allows on a fresh machine), and
 # `make check-debug` runs them alone. "debconfig" runs the guest suite on
-# the series built with Debian's own configuration (about 45 minutes per
-# kernel to build): when named, and with "livepatch" for the kernels that
-# are in the cache already. SCY_CHECK_KVERS="6.12 6.1" selects the kernels;
+# the series built with Debian's own configuration (thousands of files to
+# compile on first use): when named, and with "livepatch" for the kernels
+# that are in the cache already. SCY_CHECK_KVERS="6.12 6.1" selects the kernels;
 # SCY_SHARE_DURATION the seconds of each share benchmark run in the guests
 # (default 4 here; the full 30 s runs are `make demo` and the results
 # pages); SCY_MODULE_CYCLES the module load/unload cycles (below);
@@ -32,23 +32,20 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . vm/lib.sh
 
-RESULTS=${RESULTS:-$SCY_REPO/results}
 export SCY_SHARE_DURATION=${SCY_SHARE_DURATION:-4}
 # The guest suite loads and unloads yield_stats SCY_MODULE_CYCLES times
 # while stress-ng --yield keeps both vCPUs busy: 20 here, 100 in
-# `make check-full`. Under single-threaded TCG a cycle then takes about 3 s
-# instead of 0.7 s (all cross-CPU work slows alike: a busy vCPU answers an
-# IPI only in its time slice, and each probe registration patches static
-# keys with IPIs), so 100 cycles are 5 of make check's minutes per kernel.
-# The guests of Debian's binary kernels (stage "debian": the module's other
+# `make check-full` (each probe registration patches static keys with
+# IPIs, which a busy vCPU under single-threaded TCG answers only in its
+# time slice: the cycles are slow there). The guests of Debian's binary kernels (stage "debian": the module's other
 # path, on sys_enter/sys_exit, and the kselftests' SKIPs) do
 # SCY_STOCK_MODULE_CYCLES, 20 unless told.
 export SCY_MODULE_CYCLES=${SCY_MODULE_CYCLES:-20}
 # The guests of Debian's kernels with the livepatch (stage "livepatch") do
 # SCY_LIVEPATCH_CYCLES cycles of load, knob 1, disable and unload under
 # stress-ng --yield: 2 here, 20 in `make check-full`. Each cycle waits for
-# two livepatch transitions, which take about a minute each on 6.12 under
-# single-threaded TCG (a few seconds on 6.1; tests/guest-livepatch.sh).
+# two livepatch transitions, slow on 6.12 under single-threaded TCG
+# (tests/guest-livepatch.sh; times in Documentation/results/livepatch.md).
 export SCY_LIVEPATCH_CYCLES=${SCY_LIVEPATCH_CYCLES:-2}
 SCY_STOCK_MODULE_CYCLES=${SCY_STOCK_MODULE_CYCLES:-20}
 kvers=${SCY_CHECK_KVERS:-6.12 6.1}
@@ -126,7 +123,8 @@ want() { [[ " $stages " == *" $1 "* ]]; }
 export SCY_STRESS_SECONDS=${SCY_STRESS_SECONDS:-60}
 export SCY_FUZZ_WRITES=${SCY_FUZZ_WRITES:-2000}
 
-stage deps bash vm/deps.sh
+stage deps bash -c '. tests/tap.sh && plan 1 &&
+	check "the Debian packages the project needs are installed (vm/deps.sh)" bash vm/deps.sh'
 if want host; then
 	stage host bash tests/host.sh
 	stage checkpatch bash kernel-patches/tools/checkpatch.sh
@@ -157,8 +155,9 @@ lane() {
 }
 # The series with Debian's configuration is the livepatch's like-for-like
 # reference: its guest suite runs when "debconfig" is named, or with
-# "livepatch" when that kernel is in the cache (a fresh machine would spend
-# about 45 minutes per kernel building it). Decided once, before the lanes.
+# "livepatch" when that kernel is in the cache (a fresh machine would have
+# to build Debian's whole configuration first). Decided once, before the
+# lanes.
 debconfig_kvers=
 for kver in $kvers; do
 	if want debconfig; then
@@ -194,8 +193,9 @@ tree_pids() {
 lanes=${SCY_CHECK_LANES:-$(($(nproc) >= 2 ? 2 : 1))}
 [[ $lanes =~ ^[0-9]+$ ]] || { echo "SCY_CHECK_LANES must be a number (got '$lanes')" >&2; exit 2; }
 if want deb || want guest || want starve || want debian || want livepatch || [[ -n $debconfig_kvers ]]; then
-	stage tools bash -c 'make -s -C "$1" userspace selftests RESULTS="$2" &&
-		make -s -C "$1/tests/tools" OUTPUT="$2/bin/tests"' - "$SCY_REPO" "$RESULTS"
+	stage tools bash -c '. tests/tap.sh && plan 2 &&
+		check "the tools and the kselftests build (make userspace selftests)" make -s -C "$1" userspace selftests RESULTS="$2" &&
+		check "the test tools build (tests/tools)" make -s -C "$1/tests/tools" OUTPUT="$2/bin/tests"' - "$SCY_REPO" "$RESULTS"
 	# Lanes that would each build the tools again run one after the other.
 	[[ $(cut -d' ' -f2 "$RESULTS/check/tools.row" 2>/dev/null) == 0 ]] || lanes=1
 	if [[ $lanes -ge 2 && $(wc -w <<<"$kvers") -ge 2 ]]; then

@@ -12,7 +12,6 @@ set -euo pipefail
 . "$SCY_REPO/tests/tap.sh"
 
 kver=${1:?usage: starve.sh KVER}
-RESULTS=${RESULTS:-$SCY_REPO/results}
 out=$RESULTS/starve-$kver
 kdir=$(kernel_get "$kver-patched")
 make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2

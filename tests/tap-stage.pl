@@ -13,10 +13,13 @@
 # missing tests), a plan that does not match the tests run, or tests out of
 # sequence is one failure more (per document).
 #
+# Every stage prints a TAP document of its own, not indented, with its
+# plan: a log without one is a failure too (a stage that never got to its
+# tests).
+#
 # Prints the failed and skipped tests (indented by two), a "not ok" line
-# for each document with errors (the first one named), and last "PASSED FAILED SKIPPED" over all documents.
-# A log without any test line gives "0 0 0": the caller judges the stage by
-# its exit status then.
+# for each document with errors (the first one named), and last "PASSED
+# FAILED SKIPPED" over all documents.
 use strict;
 use warnings;
 use TAP::Parser;
@@ -43,7 +46,7 @@ while (my $line = <$fh>) {
 }
 close $fh;
 
-my ($pass, $fail, $skip) = (0, 0, 0);
+my ($pass, $fail, $skip, $top_plan) = (0, 0, 0, 0);
 for my $doc (@docs) {
 	my $parser = TAP::Parser->new({ tap => $doc->{tap} });
 	my ($tests, $late_plan) = (0, 0);
@@ -63,6 +66,7 @@ for my $doc (@docs) {
 	}
 	# comments only (a "# running ..." line, build messages): no document
 	next if !$tests && !$parser->plan;
+	$top_plan = 1 if !$doc->{indent} && $parser->plan;
 	my @errors = $parser->parse_errors;
 	unshift @errors, 'the plan comes after the tests' if $late_plan;
 	next unless @errors;
@@ -70,5 +74,9 @@ for my $doc (@docs) {
 	print "  not ok - the TAP at line $doc->{line} of $log",
 	    ($doc->{indent} ? " (nested, indented $doc->{indent})" : ''), ": $errors[0]",
 	    (@errors > 1 ? ' (and ' . (@errors - 1) . ' more errors)' : ''), "\n";
+}
+if (!$top_plan) {
+	$fail++;
+	print "  not ok - $log has no TAP plan of its own (a line 1..N, not indented)\n";
 }
 print "$pass $fail $skip\n";

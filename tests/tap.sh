@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# TAP helpers for the test scripts (sourced): ok, not_ok, skip, check.
-# $n counts the tests; print "1..$n" at the end, or the plan first (plan)
-# where the number of tests is known before they run. make check parses
-# each stage's TAP with tests/tap-stage.pl.
+# TAP helpers for the test scripts (sourced): plan, ok, not_ok, skip, check.
+# $n counts the tests; the plan comes first (tests/tap-stage.pl, which
+# parses each stage's TAP in make check, fails a plan after the tests).
+# kernel_reports (vm/lib.sh) tells a kernel report in a log, here too.
+declare -F kernel_reports >/dev/null || . "$(dirname "${BASH_SOURCE[0]}")/../vm/lib.sh"
 n=0
 plan() { echo "1..$1"; }
 # nest FILE: the TAP document FILE of another producer (a guest's suite),
@@ -102,11 +103,11 @@ knob_fuzz() {
 	echo 0 >/sys/kernel/sched_compat_yield
 }
 
-# live_reports: the running kernel's WARNING:/BUG: lines so far (dmesg, or
-# /dev/kmsg where dmesg is missing).
+# live_reports: the running kernel's report lines so far (kernel_reports
+# of dmesg, or of /dev/kmsg where dmesg is missing).
 live_reports() {
 	{ dmesg 2>/dev/null || dd if=/dev/kmsg iflag=nonblock bs=8192 2>/dev/null; } |
-		grep -E 'WARNING:|BUG:'
+		kernel_reports /dev/stdin
 }
 # new_reports COUNT: the report lines after the first COUNT (live_reports)
 new_reports() { live_reports | tail -n +$(($1 + 1)); }
@@ -116,8 +117,8 @@ new_reports() { live_reports | tail -n +$(($1 + 1)); }
 # and 0 at once, WRITES in all, in rounds that each end with one write
 # after all the others, which every process must then read from both
 # files. Two checks: every write succeeded and every read showed the last
-# value written; no new WARNING/BUG line in the kernel log (writers racing
-# on a static key without a lock of their own make
+# value written; no new kernel report (kernel_reports) in the kernel log
+# (writers racing on a static key without a lock of their own make
 # static_key_disable_cpuslocked() warn). Leaves the knob at 0.
 knob_storm() {
 	local tt=$1 writes=$2 procs=${3:-4} k=/sys/kernel/sched_compat_yield
@@ -141,7 +142,7 @@ knob_storm() {
 	fi
 	new=$(new_reports "$before")
 	[[ -z $new ]] || echo "# first new kernel report: $(head -n 1 <<<"$new")"
-	check "no kernel warning during the concurrent knob writes ($(grep -c . <<<"$new") new WARNING/BUG lines)" \
+	check "no kernel warning during the concurrent knob writes ($(grep -c . <<<"$new") new kernel report lines)" \
 		test -z "$new"
 	echo 0 >$k
 }
@@ -152,7 +153,7 @@ knob_storm() {
 # session, hence an autogroup, of its own and a hog in this shell's session,
 # for SECONDS (yield-loop). Its compat yields then act at the level above
 # its autogroup. Checks: the yielder ran, alone in an autogroup the hog is
-# not in; no new WARNING/BUG line in the kernel log.
+# not in; no new kernel report line (kernel_reports) in the kernel log.
 yield_own_autogroup() {
 	local tt=$1 d=$2 pol=$3 k=/sys/kernel/sched_compat_yield
 	local ag=/proc/sys/kernel/sched_autogroup_enabled prior_k prior_ag before out rc new
@@ -179,6 +180,6 @@ yield_own_autogroup() {
 	check "$what ran (${ya:-0} yields in $(field seconds "$out") s; autogroups: yielder ${yg:-?}, hog ${hg:-?})" \
 		test "$rc" = 0 -a "${ya:-0}" -gt 0 -a "${yg:-none}" != none -a "${yg:-none}" != root -a "${yg:-none}" != "${hg:-none}"
 	[[ -z $new ]] || echo "# first new kernel report: $(head -n 1 <<<"$new")"
-	check "$what: no kernel warning during its yields ($(grep -c . <<<"$new") new WARNING/BUG lines)" \
+	check "$what: no kernel warning during its yields ($(grep -c . <<<"$new") new kernel report lines)" \
 		test -z "$new"
 }

@@ -30,7 +30,7 @@ case $debconfig in
 small | debian) ;;
 *) die "DEBCONFIG must be small or debian (got '$debconfig')" ;;
 esac
-out=${3:-${RESULTS:-$SCY_REPO/results}/deb-$kver-$debconfig}
+out=${3:-$RESULTS/deb-$kver-$debconfig}
 jobs=${SCY_JOBS:-$(nproc)}
 ensure_deps
 for t in dpkg-buildpackage dpkg-deb dh_listpackages fakeroot; do

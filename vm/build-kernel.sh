@@ -11,7 +11,7 @@
 # configuration of KVER (linux-config-KVER) plus vm/patched.config and
 # vm/debconfig.config instead of tinyconfig: the bzImage and what builds of
 # out-of-tree modules need (modules_prepare, and vmlinux's exports as
-# Module.symvers), no in-tree modules; about 45 minutes with 2 CPUs.
+# Module.symvers), no in-tree modules.
 #
 # Work trees live outside the checkout in $SCY_CACHE/work/KVER-{stock,patched}
 # so that ccache and make see the same paths each time; only files whose

@@ -16,9 +16,9 @@ name=${1:?usage: guest-run.sh KERNEL CMD (e.g. guest-run.sh 6.12-patched 'cat /s
 cmd=${2:?usage: guest-run.sh KERNEL CMD}
 kernel_parse "$name"
 kdir=$(kernel_get "$name")
-out=${RESULTS:-$SCY_REPO/results}/run-$name
+out=$RESULTS/run-$name
 rc=0
-bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "${SCY_GUEST_TIMEOUT:-1500}" \
+bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout 1500 \
 	-- bash -c "$cmd" || rc=$?
 cat "$out/job.log" 2>/dev/null || true
 exit "$rc"

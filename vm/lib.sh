@@ -3,7 +3,9 @@
 
 SCY_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SCY_CACHE=${SCY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sched-compat-yield}
-export SCY_REPO SCY_CACHE
+# Results, logs and built tools (make's RESULTS; empty is the default too)
+RESULTS=${RESULTS:-$SCY_REPO/results}
+export SCY_REPO SCY_CACHE RESULTS
 
 log() { printf '[scy] %s\n' "$*" >&2; }
 die() { printf '[scy] error: %s\n' "$*" >&2; exit 1; }
@@ -93,7 +95,7 @@ kver_check() {
 #   stock    Debian's source as is, same config (built here)
 #   debug    patched + vm/debug.config (KASAN, lockdep, ...) (built here)
 #   debconfig  patched with Debian's own configuration (built here, bzImage
-#            only, ~45 min cold: like-for-like with debian and livepatch)
+#            only: like for like with debian and livepatch)
 #   debian   Debian's own binary kernel of that version (downloaded)
 #   livepatch  that binary kernel with livepatch/ loaded by the guest's init
 # kernel_parse NAME sets kver and flavor, or dies saying what is allowed.
@@ -243,6 +245,13 @@ series_patches() {
 	done <"$dir/series"
 }
 
+# series_files PATCH...: the files the patches name (renames and mode
+# changes included), one a line, sorted.
+series_files() {
+	sed -n 's#^+++ b/##p; s#^--- a/##p; s#^diff --git a/\([^ ]*\) b/\(.*\)#\1\n\2#p;
+		s#^rename from ##p; s#^rename to ##p' "$@" /dev/null | sed 's/\t.*//; \#^/dev/null$#d' | sort -u
+}
+
 # patched_tree REF SRC OBJ PATCH...: make SRC the tree REF with PATCHes
 # applied (in order), giving a fresh mtime only to the files whose content
 # or mode changed since SRC was last made, so that make (objects in OBJ)
@@ -259,9 +268,7 @@ patched_tree() {
 	for f in "$@"; do
 		[[ -n $f ]] && patches+=("$f")
 	done
-	# The files the patches name, renames and mode changes included.
-	mapfile -t files < <(sed -n 's#^+++ b/##p; s#^--- a/##p; s#^diff --git a/\([^ ]*\) b/\(.*\)#\1\n\2#p;
-		s#^rename from ##p; s#^rename to ##p' "${patches[@]}" /dev/null | sed 's/\t.*//' | sort -u)
+	mapfile -t files < <(series_files "${patches[@]}")
 	rm -rf "$stage"
 	mkdir -p "$stage" "$src"
 	for f in "${files[@]}"; do

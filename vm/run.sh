@@ -9,7 +9,9 @@
 # and gets job.log, rc, dmesg.txt and console.log back. KVM is used when a
 # short probe boot shows that it works, TCG otherwise (SCY_ACCEL=kvm|tcg
 # forces one). Exit status: the command's, or 1 when the guest hung, did not
-# report, or logged a kernel warning/oops.
+# report, or logged a kernel warning/oops. --timeout S (default 600) is the
+# job's own guess of how long the guest may take; SCY_TIMEOUT, when set,
+# replaces it for every guest (the benchmarks' and the tests' alike).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -46,6 +48,8 @@ while [[ $# -gt 0 ]]; do
 	esac
 done
 [[ -f $kdir/bzImage ]] || die "run.sh: no bzImage in '$kdir'"
+tmo=${SCY_TIMEOUT:-$tmo}
+[[ $tmo =~ ^[1-9][0-9]*$ ]] || die "run.sh: the timeout must be a number of seconds (got '$tmo'; SCY_TIMEOUT)"
 # Under -icount with sleep=off the guest clock jumps ahead while the vCPU
 # waits for the host (a 9p request): a task waiting on one looks blocked for
 # minutes, and the hung-task detector would report it.

@@ -10,22 +10,25 @@ set -euo pipefail
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
+. "$SCY_REPO/tests/tap.sh"
+fail=0
 # The plan first: every patch of every series and of the debug kernels'
 # fixes, and the module's two files.
-series=$(cat "$SCY_REPO"/kernel-patches/v*/series "$SCY_REPO"/vm/debug-patches/v*/series 2>/dev/null)
-echo "1..$(($(grep -cE '^[^#[:space:]]' <<<"$series") + 2))"
+planned=2
+for pdir in "$SCY_REPO"/kernel-patches/v*/ "$SCY_REPO"/vm/debug-patches/v*/; do
+	[[ -f $pdir/series ]] && planned=$((planned + $(series_patches "${pdir%/}" | wc -l)))
+done
+plan $planned
 # checkpatch_ok TREE NAME ARGS...: checkpatch.pl --strict --quiet ARGS run in
 # TREE; one TAP line for NAME, the messages under it when there are any.
 checkpatch_ok() {
 	local tree=$1 name=$2 out
 	shift 2
-	n=$((n + 1))
 	if out=$(cd "$tree" && ./scripts/checkpatch.pl --strict --quiet "$@" 2>&1) &&
 		[[ -z $out ]]; then
-		echo "ok $n - checkpatch --strict $name"
+		ok "checkpatch --strict $name"
 	else
-		echo "not ok $n - checkpatch --strict $name"
+		not_ok "checkpatch --strict $name"
 		echo "$out" | sed 's/^/#   /'
 		fail=1
 	fi
@@ -38,16 +41,16 @@ for pdir in "$SCY_REPO"/kernel-patches/v*/; do
 	# A tree of symlinks to the pristine files, with real copies of the
 	# files the series touches, patched.
 	cp -as "$ref" "$tree"
-	patches=$(grep -v '^#' "$pdir/series")
-	for f in $(cd "$pdir" && cat $patches | sed -n 's#^+++ b/##p' | sort -u); do
+	mapfile -t patches < <(series_patches "${pdir%/}")
+	for f in $(series_files "${patches[@]}"); do
 		rm -f "$tree/$f"
 		[[ -f $ref/$f ]] && cp "$ref/$f" "$tree/$f"
 	done
-	for p in $patches; do
-		patch -d "$tree" -p1 -s <"$pdir/$p" >/dev/null
+	for p in "${patches[@]}"; do
+		patch -d "$tree" -p1 -s <"$p" >/dev/null
 	done
-	for p in $patches; do
-		checkpatch_ok "$tree" "v$kver/$p" "$pdir/$p"
+	for p in "${patches[@]}"; do
+		checkpatch_ok "$tree" "v$kver/${p##*/}" "$p"
 	done
 done
 # The debug kernels' fixes (vm/debug-patches) are kernel patches too.
@@ -55,8 +58,8 @@ for pdir in "$SCY_REPO"/vm/debug-patches/v*/; do
 	[[ -f $pdir/series ]] || continue
 	kver=$(basename "$pdir")
 	ref=$(ref_tree "${kver#v}")
-	for p in $(grep -v '^#' "$pdir/series"); do
-		checkpatch_ok "$ref" "debug-patches/$kver/$p" "$pdir/$p"
+	for p in $(series_patches "${pdir%/}"); do
+		checkpatch_ok "$ref" "debug-patches/$kver/${p##*/}" "$p"
 	done
 done
 # The module is not part of the series but follows kernel style too.

@@ -10,8 +10,11 @@
 set -euo pipefail
 . "$(dirname "$0")/../../vm/lib.sh"
 
-n=0 fail=0
+. "$SCY_REPO/tests/tap.sh"
+fail=0
 [[ $# -gt 0 ]] || set -- 6.12 6.1
+# The plan first: three configurations per kernel.
+plan $((3 * $#))
 for kver in "$@"; do
 	for variant in y n nofgs; do
 		counts=()
@@ -33,15 +36,13 @@ for kver in "$@"; do
 				kernel/sched/ >"$obj/build.log" 2>&1 || { counts+=(error); continue; }
 			counts+=("$(grep -c 'warning:' "$obj/build.log" || true)")
 		done
-		n=$((n + 1))
 		desc="$kver, COMPAT_YIELD=$variant: W=1 warnings in kernel/sched/ stock ${counts[0]}, patched ${counts[1]}"
 		if [[ ${counts[1]} != error && ${counts[0]} != error && ${counts[1]} -le ${counts[0]} ]]; then
-			echo "ok $n - $desc"
+			ok "$desc"
 		else
-			echo "not ok $n - $desc"
+			not_ok "$desc"
 			fail=1
 		fi
 	done
 done
-echo "1..$n"
 exit $fail

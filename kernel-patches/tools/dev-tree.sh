@@ -28,9 +28,7 @@ fi
 git -C "$dir" am --abort >/dev/null 2>&1 || true
 git -C "$dir" reset -q --hard base
 git -C "$dir" clean -qfdx
-pdir=$SCY_REPO/kernel-patches/v$kver
-while read -r p; do
-	[[ -z $p || $p == \#* ]] && continue
-	git -C "$dir" am -q "$pdir/$p" || die "git am of kernel-patches/v$kver/$p failed"
-done < <(cat "$pdir/series" 2>/dev/null)
+for p in $(series_patches "$SCY_REPO/kernel-patches/v$kver"); do
+	git -C "$dir" am -q "$p" || die "git am of ${p#"$SCY_REPO"/} failed"
+done
 log "$dir: base + $(git -C "$dir" rev-list --count base..HEAD) patches"
