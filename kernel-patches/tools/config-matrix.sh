@@ -6,7 +6,8 @@
 # work tree, for CONFIG_SCHED_COMPAT_YIELD=y, =n, and =y without
 # FAIR_GROUP_SCHED (and so without SCHED_AUTOGROUP), and in the stock tree
 # for comparison. A configuration fails if the patched tree warns more than
-# the stock one. TAP output. Needs the trees of `make kernel PATCHED=0|1`.
+# the stock one. TAP output. Needs the work trees of KVER-stock and
+# KVER-patched (make kernel K=KVER-stock, K=KVER-patched).
 set -euo pipefail
 . "$(dirname "$0")/../../vm/lib.sh"
 
@@ -21,7 +22,7 @@ for kver in "$@"; do
 		for flavor in stock patched; do
 			src=$SCY_CACHE/work/$kver-$flavor/src
 			obj=$SCY_CACHE/matrix/$kver-$flavor-$variant
-			[[ -f $src/Makefile ]] || die "no $flavor tree of $kver: run make kernel KVER=$kver PATCHED=$([[ $flavor == stock ]] && echo 0 || echo 1)"
+			[[ -f $src/Makefile ]] || die "no $flavor tree of $kver: run make kernel K=$kver-$flavor"
 			mkdir -p "$obj"
 			cp "$SCY_CACHE/work/$kver-$flavor/obj/.config" "$obj/.config"
 			case $variant in

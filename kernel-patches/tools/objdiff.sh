@@ -6,7 +6,8 @@
 # and the pipe's, the paths of yield, getppid and perf bench sched pipe) in
 # the stock and the patched build, with addresses and RIP offsets masked,
 # and lists the functions that only one build has and the common ones whose
-# instructions differ. Needs both kernels built (make kernel PATCHED=0|1).
+# instructions differ. Builds the two kernels (KVER-stock, KVER-patched)
+# when they are not in the cache.
 set -euo pipefail
 . "$(dirname "$0")/../../vm/lib.sh"
 
