@@ -44,10 +44,10 @@ mpi)
 	cmd="SCY_BIN='$bin' bash bench/mpi/guest.sh -r $reps -n ${ITER:-2000} -o \$SCY_RESULTS/mpi.csv"
 	tmo=$(( reps * 240 + 300 )) ;;
 mpi-all)
-	cmd="SCY_BIN='$bin' bash bench/mpi-all/guest.sh -r $reps -n ${ITER:-200} -P '${PARTS:-lat lat4 idle coloc}' -Y ${MPICH_POLLS:-1}${LIBS:+ -a -L '$LIBS'} -o \$SCY_RESULTS"
+	cmd="SCY_BIN='$bin' bash bench/mpi-all/guest.sh -r $reps -n ${ITER:-100} -P '${PARTS:-lat idle coloc lat4}' -Y ${MPICH_POLLS:-1}${LIBS:+ -a -L '$LIBS'} -o \$SCY_RESULTS"
 	tmo=$(( reps * 1200 + 600 )) ;;
 cost)
-	cmd="SCY_BIN='$bin' bash bench/cost/guest.sh -r $reps -d ${DURATION:-2} -o \$SCY_RESULTS/cost.csv"
+	cmd="SCY_BIN='$bin' bash bench/cost/guest.sh -r $reps -d ${DURATION:-1} -o \$SCY_RESULTS/cost.csv"
 	tmo=$(( reps * 200 + 300 )) ;;
 module)
 	# yield_stats.ko for this kernel, built as tests/guest.sh does

@@ -7,14 +7,16 @@
 # each block below is a nested document with its own plan first and one
 # test of the suite (tap.sh's subtest), each kselftest is nested too.
 set -u
-: "${SCY_BIN:?}" "${SCY_KVER:?}" "${SCY_PATCHED:=1}" "${SCY_SHARE_DURATION:=4}"
-# patched, debconfig (the series with Debian's configuration), stock, debian
-# or livepatch (Debian's kernel with the livepatch, which vm/guest-init
-# loaded): the knob's checks run where the knob is (patched, debconfig,
-# livepatch), the tracepoint's where the series is built in.
-: "${SCY_FLAVOR:=$([[ $SCY_PATCHED == 1 ]] && echo patched || echo stock)}"
-tp=0
-[[ $SCY_FLAVOR == patched || $SCY_FLAVOR == debconfig ]] && tp=1
+: "${SCY_BIN:?}" "${SCY_KVER:?}" "${SCY_FLAVOR:=patched}" "${SCY_SHARE_DURATION:=4}"
+# SCY_FLAVOR: patched, debconfig (the series with Debian's configuration),
+# stock, debian or livepatch (Debian's kernel with the livepatch, which
+# vm/guest-init loaded): the knob's checks run where the knob is (patched,
+# debconfig, livepatch), the tracepoint's where the series is built in.
+has_knob=0 tp=0
+case $SCY_FLAVOR in
+patched | debconfig) has_knob=1 tp=1 ;;
+livepatch) has_knob=1 ;;
+esac
 ST=$SCY_BIN/selftests
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 
@@ -42,7 +44,7 @@ guest_block() {
 }
 
 knob_block() {
-	if [[ $SCY_PATCHED == 1 ]]; then
+	if [[ $has_knob == 1 ]]; then
 		plan 16
 		if [[ $SCY_FLAVOR == livepatch ]]; then
 			check "the livepatch is enabled and every task runs it" \
@@ -108,7 +110,7 @@ module_block() {
 	if [[ -f ${SCY_MODULE:-} ]]; then
 		# yield-stats-test at each knob value there is
 		knobs=(keep)
-		[[ $SCY_PATCHED == 1 ]] && knobs=(0 1)
+		[[ $has_knob == 1 ]] && knobs=(0 1)
 		# 19 checks with the series' tracepoint, 11 without, and yield-stats-test
 		if [[ $tp == 1 ]]; then plan $((19 + ${#knobs[@]})); else plan $((11 + ${#knobs[@]})); fi
 		get() { cat $S/"$1" 2>/dev/null; }

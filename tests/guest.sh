@@ -19,8 +19,7 @@ export SCY_TCG_THREAD=${SCY_TCG_THREAD:-single}
 name=${1:?usage: guest.sh KERNEL (6.12-patched, 6.1-stock, 6.12-debian, ...)}
 kernel_parse "$name"
 case $flavor in
-patched | debconfig | livepatch) patched=1 ;;
-stock | debian) patched=0 ;;
+patched | debconfig | livepatch | stock | debian) ;;
 *) die "guest.sh: the guest suite runs on patched, debconfig, stock, debian and livepatch kernels (the debug ones: tests/debug.sh)" ;;
 esac
 out=$RESULTS/guest-$kver-$flavor
@@ -55,7 +54,7 @@ tmo=1500
 [[ $flavor == livepatch ]] && tmo=$((tmo + 180 * ${SCY_LIVEPATCH_CYCLES:-20}))
 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "$tmo" \
 	--append "$append" \
-	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_PATCHED="$patched" SCY_FLAVOR="$flavor" SCY_MODULE="$mod/yield_stats.ko" \
+	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_FLAVOR="$flavor" SCY_MODULE="$mod/yield_stats.ko" \
 	SCY_KCONFIG=/tmp/results/kconfig \
 	SCY_SHARE_DURATION="${SCY_SHARE_DURATION:-4}" SCY_MODULE_CYCLES="${SCY_MODULE_CYCLES:-20}" \
 	SCY_STORM_WRITES="${SCY_STORM_WRITES:-10000}" SCY_LIVEPATCH_CYCLES="${SCY_LIVEPATCH_CYCLES:-20}" \

@@ -19,7 +19,7 @@
 # Run as root (in the test guest: bench/run.sh cost KVER PATCHED).
 # yield-cost is taken from $SCY_BIN (default: userspace/ of the checkout).
 set -euo pipefail
-reps=5 dur=2 out=/dev/null
+reps=5 dur=1 out=/dev/null
 usage_text="usage: bench/cost/guest.sh [-r REPS] [-d SECONDS] [-o CSV]"
 . "$(dirname "$0")/../guest-lib.sh"
 opts "r:reps d:dur o:out" "$@"

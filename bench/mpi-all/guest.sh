@@ -26,7 +26,7 @@
 # wait strategies to run. -a adds the rows to an existing DIR/mpi-all.csv
 # (e.g. -L "mpich-ch3-y0 mpich-ch3-y1" adds those rows to an earlier run)
 # instead of starting it anew.
-# Parts (PARTS, default "lat lat4 idle coloc"):
+# Parts (-P, default "lat idle coloc lat4"; REPS -r default 1, ITER -n 100):
 #   lat    2 ranks on one CPU
 #   lat4   4 ranks (2 pairs) on 2 CPUs, placed by the scheduler (needs 2 CPUs)
 #   idle   2 ranks on one CPU and cpu-work -i (SCHED_IDLE) on the same CPU
@@ -45,7 +45,7 @@
 # order; ranks 2k and 2k+1 are a pair). Run as root, in a guest
 # (bench/run.sh mpi-all). Binaries from $SCY_BIN (default: userspace/ of the checkout).
 set -euo pipefail
-reps=3 iters=200 delay=50 parts="lat lat4 idle coloc" out=. libs= polls=1 append=0
+reps=1 iters=100 delay=50 parts="lat idle coloc lat4" out=. libs= polls=1 append=0
 usage_text="usage: bench/mpi-all/guest.sh [-r REPS] [-n ITER] [-D DELAY_US] [-P PARTS] [-L LIBS] [-Y POLLS] [-a] [-o DIR]"
 . "$(dirname "$0")/../guest-lib.sh"
 opts "r:reps n:iters D:delay P:parts L:libs Y:polls a=append o:out" "$@"
