@@ -48,8 +48,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SYSFS	"/sys/kernel/sched_compat_yield"
-#define SYSCTL	"/proc/sys/kernel/sched_compat_yield"
 #define MAXLEN	4096
 #define MAXPROCS	64
 
@@ -67,6 +65,7 @@ static void usage(void)
 }
 
 #include "number.h"
+#include "place.h"
 #include "task.h"
 
 /* The knob's value through @path: 0 or 1, or -1 after printing why. */
@@ -149,16 +148,16 @@ static int fuzz(long writes, unsigned int seed)
 	unsigned int seed0 = seed;
 	int value, prior;
 
-	prior = read_knob(SYSFS);
-	if (prior < 0 || read_knob(SYSCTL) != prior)
+	prior = read_knob(SCY_KNOB_SYSFS);
+	if (prior < 0 || read_knob(SCY_KNOB_SYSCTL) != prior)
 		return 1;
 	value = prior;
 	for (i = 0; i < writes; i++) {
-		const char *path = i % 2 ? SYSCTL : SYSFS;
+		const char *path = i % 2 ? SCY_KNOB_SYSCTL : SCY_KNOB_SYSFS;
 		size_t len = make_input(buf, &seed);
 		int want = valid_value(buf, len);
 		int err = write_knob(path, buf, len);
-		int now = read_knob(SYSFS), now2 = read_knob(SYSCTL);
+		int now = read_knob(SCY_KNOB_SYSFS), now2 = read_knob(SCY_KNOB_SYSCTL);
 
 		if (want >= 0) {
 			valid++;
@@ -179,9 +178,9 @@ static int fuzz(long writes, unsigned int seed)
 				value = now;
 		}
 	}
-	write_knob(SYSFS, prior ? "1" : "0", 1);
+	write_knob(SCY_KNOB_SYSFS, prior ? "1" : "0", 1);
 	printf("fuzz writes=%ld valid=%ld invalid=%ld wrong=%ld seed=%u restored=%d\n",
-	       writes, valid, invalid, bad, seed0, read_knob(SYSFS) == prior);
+	       writes, valid, invalid, bad, seed0, read_knob(SCY_KNOB_SYSFS) == prior);
 	return bad ? 1 : 0;
 }
 
@@ -199,12 +198,12 @@ static int toggle(double seconds)
 	long writes = 0, failed = 0;
 	int prior, fd;
 
-	prior = read_knob(SYSFS);
+	prior = read_knob(SCY_KNOB_SYSFS);
 	if (prior < 0)
 		return 1;
-	fd = open(SYSFS, O_WRONLY);
+	fd = open(SCY_KNOB_SYSFS, O_WRONLY);
 	if (fd < 0) {
-		fprintf(stderr, "%s: %s: %s\n", prog, SYSFS, strerror(errno));
+		fprintf(stderr, "%s: %s: %s\n", prog, SCY_KNOB_SYSFS, strerror(errno));
 		return 1;
 	}
 	do {
@@ -214,15 +213,15 @@ static int toggle(double seconds)
 	} while ((writes & 63) || now_s() - start < seconds);
 	elapsed = now_s() - start;
 	close(fd);
-	write_knob(SYSFS, prior ? "1" : "0", 1);
+	write_knob(SCY_KNOB_SYSFS, prior ? "1" : "0", 1);
 	printf("toggle writes=%ld failed=%ld seconds=%.3f writes_per_s=%.0f restored=%d\n",
-	       writes, failed, elapsed, writes / elapsed, read_knob(SYSFS) == prior);
+	       writes, failed, elapsed, writes / elapsed, read_knob(SCY_KNOB_SYSFS) == prior);
 	return failed ? 1 : 0;
 }
 
 static int nonroot(void)
 {
-	int prior = read_knob(SYSFS), status;
+	int prior = read_knob(SCY_KNOB_SYSFS), status;
 	pid_t pid;
 
 	if (prior < 0)
@@ -231,7 +230,7 @@ static int nonroot(void)
 	if (pid < 0)
 		return 1;
 	if (pid == 0) {
-		const char *paths[] = { SYSFS, SYSCTL };
+		const char *paths[] = { SCY_KNOB_SYSFS, SCY_KNOB_SYSCTL };
 		int i, wrong = 0;
 
 		if (setgroups(0, NULL) || setgid(65534) || setuid(65534)) {
@@ -253,9 +252,9 @@ static int nonroot(void)
 		return 1;
 	printf("nonroot refused=%d unchanged=%d\n",
 	       WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	       read_knob(SYSFS) == prior && read_knob(SYSCTL) == prior);
+	       read_knob(SCY_KNOB_SYSFS) == prior && read_knob(SCY_KNOB_SYSCTL) == prior);
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
-	       read_knob(SYSFS) == prior ? 0 : 1;
+	       read_knob(SCY_KNOB_SYSFS) == prior ? 0 : 1;
 }
 
 /*
@@ -300,7 +299,7 @@ static int storm_barrier(struct storm *s)
 
 static const char *storm_path(int i)
 {
-	return i % 2 ? SYSCTL : SYSFS;
+	return i % 2 ? SCY_KNOB_SYSCTL : SCY_KNOB_SYSFS;
 }
 
 /* Writer @i writes @v through @fd (its own open of its path), counted in @count. */
@@ -330,7 +329,7 @@ static void storm_write(struct storm *s, int i, int fd, int v, long *count)
 /* Both files read @v; else count and describe it. */
 static void storm_expect(struct storm *s, int i, int round, int v)
 {
-	int a = read_knob(SYSFS), b = read_knob(SYSCTL);
+	int a = read_knob(SCY_KNOB_SYSFS), b = read_knob(SCY_KNOB_SYSCTL);
 
 	if (a == v && b == v)
 		return;
@@ -358,7 +357,7 @@ static void storm_writer(struct storm *s, int i, int rounds, long burst)
 		/* All writes of the round have returned: one more, alone. */
 		last = r % s->nprocs;
 		if (i == last) {
-			int v = read_knob(SYSFS) == 1 ? 0 : 1;
+			int v = read_knob(SCY_KNOB_SYSFS) == 1 ? 0 : 1;
 
 			storm_write(s, i, fd, v, &s->w[i].last);
 			__atomic_store_n(&s->value, v, __ATOMIC_RELEASE);
@@ -380,8 +379,8 @@ static int storm(int nprocs, long writes, long rounds)
 	double start, elapsed;
 	struct storm *s;
 
-	prior = read_knob(SYSFS);
-	if (prior < 0 || read_knob(SYSCTL) != prior)
+	prior = read_knob(SCY_KNOB_SYSFS);
+	if (prior < 0 || read_knob(SCY_KNOB_SYSCTL) != prior)
 		return 1;
 	for (i = 0; i < 2; i++) {
 		fd = open(storm_path(i), O_WRONLY);
@@ -440,22 +439,22 @@ static int storm(int nprocs, long writes, long rounds)
 	}
 	/* One process, no one else writing: each value through each file. */
 	for (i = 0; i < 4; i++) {
-		const char *path = i == 1 || i == 2 ? SYSCTL : SYSFS;
+		const char *path = i == 1 || i == 2 ? SCY_KNOB_SYSCTL : SCY_KNOB_SYSFS;
 		int v = i % 2 ? 0 : 1, err, a, b;
 
 		err = write_knob(path, v ? "1\n" : "0\n", 2);
-		a = read_knob(SYSFS);
-		b = read_knob(SYSCTL);
+		a = read_knob(SCY_KNOB_SYSFS);
+		b = read_knob(SCY_KNOB_SYSCTL);
 		if (err || a != v || b != v) {
 			final_wrong++;
 			fprintf(stderr, "%s: after the storm, writing %d to %s: %s; reads %d (sysfs) and %d (sysctl)\n",
 				prog, v, path, err > 0 ? strerror(err) : err ? "short write" : "ok", a, b);
 		}
 	}
-	write_knob(SYSFS, prior ? "1" : "0", 1);
+	write_knob(SCY_KNOB_SYSFS, prior ? "1" : "0", 1);
 	printf("storm procs=%d writes=%ld failed=%ld rounds=%ld last_writes=%ld wrong_reads=%ld final_checks=4 final_wrong=%d seconds=%.3f writes_per_s=%.0f writers_ok=%d restored=%d\n",
 	       nprocs, total, failed, rounds, last, wrong, final_wrong,
-	       elapsed, (total + last) / elapsed, !died, read_knob(SYSFS) == prior);
+	       elapsed, (total + last) / elapsed, !died, read_knob(SCY_KNOB_SYSFS) == prior);
 	return failed || wrong || final_wrong || died ? 1 : 0;
 }
 
