@@ -612,11 +612,9 @@ int main(int argc, char **argv)
 	int opt, repeat = 1, want_knob = -1, i, ret = 0;
 	enum format fmt = FMT_TABLE;
 	struct run_result res;
-	cpu_set_t mask, set;
-	struct sigaction sa;
+	cpu_set_t mask;
 	char err[512];
 	double *ns;
-	size_t s;
 
 	cli_set_prog(argv[0], "yield-cost");
 
@@ -674,22 +672,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot find a CPU to run on\n", cli_prog);
 		return EXIT_RUN_FAILED;
 	}
-	for (i = 0; i < CPU_SETSIZE; i++) {
-		if (i == cfg.cpu || !CPU_ISSET(i, &mask))
-			continue;
-		CPU_ZERO(&set);
-		CPU_SET(i, &set);
-		if (!sched_setaffinity(0, sizeof(set), &set)) {
-			cfg.parent_cpu = i;
-			break;
-		}
-	}
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (s = 0; s < ARRAY_SIZE(handled_signals); s++)
-		sigaction(handled_signals[s], &sa, NULL);
+	cfg.parent_cpu = scy_pin_away(cfg.cpu);
+	scy_on_signals(on_signal);
 
 	/* the knob, after the handlers that restore it */
 	if (cli_knob_override(want_knob) == CLI_KNOB_ERROR)

@@ -712,10 +712,10 @@ static int run_window(const struct ctx *c, enum yield_mode mode, struct window *
 {
 	struct lat_shared *sh;
 	__u64 warmup, dur, grace, start;
-	cpu_set_t orig, set;
+	cpu_set_t orig;
 	bool pinned = false;
 	int pfd[2] = { -1, -1 };
-	int nr, i, e, ret = SCY_EFAIL, cpu;
+	int nr, i, e, ret = SCY_EFAIL;
 	pid_t self = getpid();
 
 	err[0] = '\0';
@@ -758,14 +758,7 @@ static int run_window(const struct ctx *c, enum yield_mode mode, struct window *
 	}
 
 	/* the parent keeps off the measured CPU when it can */
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		if (cpu == c->cpu || !CPU_ISSET(cpu, &orig))
-			continue;
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		pinned = !sched_setaffinity(0, sizeof(set), &set);
-		break;
-	}
+	pinned = scy_pin_away(c->cpu) >= 0;
 
 	nr = w->rival == RIVAL_NONE ? 2 : 3;
 	fflush(NULL);

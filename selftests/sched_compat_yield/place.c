@@ -597,6 +597,24 @@ void scy_on_signals(void (*fn)(int))
 		sigaction(sigs[i], &sa, NULL);
 }
 
+int scy_pin_away(int cpu)
+{
+	cpu_set_t mask, set;
+	int c;
+
+	if (sched_getaffinity(0, sizeof(mask), &mask))
+		return -1;
+	for (c = 0; c < CPU_SETSIZE; c++) {
+		if (c == cpu || !CPU_ISSET(c, &mask))
+			continue;
+		CPU_ZERO(&set);
+		CPU_SET(c, &set);
+		if (!sched_setaffinity(0, sizeof(set), &set))
+			return c;
+	}
+	return -1;
+}
+
 int scy_parse_cpu(const char *s, int *cpu)
 {
 	char *end;

@@ -154,6 +154,13 @@ int scy_wait_ready(int fd, int nr, const char * const *names, int nr_names,
 /* Install @fn for SIGINT, SIGTERM, SIGHUP and SIGPIPE (the cleanups' signals) */
 void scy_on_signals(void (*fn)(int));
 
+/*
+ * Pin the caller to the first CPU of its affinity other than @cpu, so that
+ * it keeps off a measured CPU: that CPU, or -1 (the caller stays where it
+ * was) when there is none or the kernel refuses every one.
+ */
+int scy_pin_away(int cpu);
+
 /* A CPU number of 0..CPU_SETSIZE-1 into @cpu: 0, or -1 for anything else */
 int scy_parse_cpu(const char *s, int *cpu);
 

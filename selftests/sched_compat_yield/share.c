@@ -331,12 +331,12 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 {
 	struct scy_shared *sh = MAP_FAILED;
 	struct timespec t0, t1, until, warmup;
-	cpu_set_t orig, set;
+	cpu_set_t orig;
 	struct scy_config cfg = *cfg_in;
 	struct snap s0, s1;
 	bool pinned = false;
 	int pfd[2] = { -1, -1 };
-	int nr, i, ret, cpu;
+	int nr, i, ret;
 	__u64 probe;
 	pid_t self = getpid();
 	char no_err[1];
@@ -406,17 +406,8 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 	}
 
 	/* the parent keeps off the measured CPU when it can */
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		if (cpu == cfg.cpu || !CPU_ISSET(cpu, &orig))
-			continue;
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (!sched_setaffinity(0, sizeof(set), &set)) {
-			pinned = true;
-			res->parent_cpu = cpu;
-		}
-		break;
-	}
+	res->parent_cpu = scy_pin_away(cfg.cpu);
+	pinned = res->parent_cpu >= 0;
 
 	fflush(NULL);
 	for (i = 0; i < nr; i++) {
