@@ -149,25 +149,25 @@ groups = {}
 for name in names:
     if name.endswith('-lat4tcg') and name[:-len('-lat4tcg')] in names:
         continue
-    ic, reps, iters, parts, libs = conf(name)
+    ic, reps, iters, parts, strategies = conf(name)
     kernel = name
     if name.endswith('-lat4tcg'):
         kernel, ic = name[:-len('-lat4tcg')], 'tcg'
     elif name + '-lat4tcg' in names:
         t = conf(name + '-lat4tcg')
-        if t[1:3] + t[4:] == (reps, iters, libs):
+        if t[1:3] + t[4:] == (reps, iters, strategies):
             parts = parts + ['lat4']
         else:
             groups.setdefault(('tcg',) + t[1:3] + ('lat4', t[4]), []).append(name)
-    groups.setdefault((ic, reps, iters, ' '.join(parts), libs), []).append(kernel)
+    groups.setdefault((ic, reps, iters, ' '.join(parts), strategies), []).append(kernel)
 cmds = []
-for (ic, reps, iters, parts, libs), ks in groups.items():
+for (ic, reps, iters, parts, strategies), ks in groups.items():
     if ',' in iters or ic is None:
         cmds.append(f'{" ".join(ks)}: not one configuration (accelerator {ic}, ITER {iters}); see the runs\' CSV')
     else:
         cmds.append(('' if ic == 'tcg' else f'ICOUNT={ic} ')
                     + f'REPS={reps} ITER={iters} PARTS="{parts}" '
-                    + ('' if libs == ' '.join(ALL_LIBS) else f'LIBS="{libs}" ')
+                    + ('' if strategies == ' '.join(ALL_LIBS) else f'LIBS="{strategies}" ')
                     + f'KERNELS="{" ".join(ks)}" make bench-mpi-all')
 out.append('Reproduce (one guest at a time; 6.1 guests get one vCPU, and its lat4 part'
            ' runs in a second guest under plain TCG):\n')
