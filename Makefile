@@ -70,8 +70,9 @@ livepatch: deps
 	@bash livepatch/build.sh $(KVER) $(RESULTS)/livepatch-$(KVER) >/dev/null && \
 		echo "built $(RESULTS)/livepatch-$(KVER)/livepatch_compat_yield.ko"
 
+# The guest suite on the kernel K (a debug kernel: the stress suite).
 vm-test: deps userspace selftests
-	@bash tests/guest.sh '$(K)'
+	@bash tests/$(if $(filter %-debug,$(K)),debug,guest).sh '$(K)'
 
 shell: deps userspace selftests
 	@k=$$(bash -c '. vm/lib.sh && kernel_get "$$1"' - '$(K)') && \

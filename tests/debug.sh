@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# debug.sh KVER: build the debug variant of the patched KVER kernel
-# (vm/debug.config: KASAN, lockdep, UBSAN, KMEMLEAK, ...), the module against
-# it, boot it and run tests/debug-suite.sh inside: kselftests, knob fuzzing
+# debug.sh KERNEL: get KERNEL, a debug kernel (6.12-debug, 6.1-debug: the
+# patched kernel with vm/debug.config, KASAN, lockdep, UBSAN, KMEMLEAK, ...)
+# or a patched one (6.12-patched: the same suite without the debug checks),
+# build the module against it, boot it and run tests/debug-suite.sh inside: kselftests, knob fuzzing
 # and a stress of SCY_STRESS_SECONDS (default 60; SCY_STRESS_KNOB=0|1 holds
 # the knob there instead of toggling it). Prints TAP: the module build, the
 # suite's TAP nested, and guest_verdict's two tests (tests/tap.sh): the
@@ -17,11 +18,14 @@ set -euo pipefail
 # text (vm/run.sh).
 export SCY_TCG_THREAD=${SCY_TCG_THREAD:-single}
 
-kver=${1:?usage: debug.sh KVER}
+name=${1:?usage: debug.sh KERNEL (6.12-debug, 6.1-debug, or a patched kernel)}
+kernel_parse "$name"
+[[ $flavor == debug || $flavor == patched ]] ||
+	die "debug.sh: the stress suite runs on debug and patched kernels, not on '$name'"
 stress=${SCY_STRESS_SECONDS:-60}
-out=$RESULTS/debug-$kver
+out=$RESULTS/debug-suite-$name
 
-kdir=$(kernel_get "$kver-debug")
+kdir=$(kernel_get "$name")
 make -s -C "$SCY_REPO" userspace selftests RESULTS="$RESULTS" >&2
 make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2
 # CPU hotplug in the stress makes the stock kernels misbehave, with the
@@ -32,10 +36,10 @@ make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2
 # SCY_STRESS_HOTPLUG=1.
 hotplug=${SCY_STRESS_HOTPLUG:-0}
 plan 3
-mod=$RESULTS/module-$kver-debug
+mod=$RESULTS/module-$name
 mrc=0
-bash "$SCY_REPO/vm/build-module.sh" "$kdir/kdir" "$mod" "$kver-debug" || mrc=$?
-check "module/yield_stats.c builds against $kver-debug with W=1 and no warnings" test $mrc = 0
+bash "$SCY_REPO/vm/build-module.sh" "$kdir/kdir" "$mod" "$name" || mrc=$?
+check "module/yield_stats.c builds against $name with W=1 and no warnings" test $mrc = 0
 rc=0
 start=$(date +%s)
 # 1 GiB: KASAN's shadow and kmemleak's scans grow with memory, and the
@@ -46,12 +50,12 @@ start=$(date +%s)
 # BIOS's $PIR table gives the same routing without AML.
 SCY_MEM=${SCY_DEBUG_MEM:-1024} bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout $((stress + 3600)) \
 	--append pci=noacpi \
-	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_MODULE="$mod/yield_stats.ko" \
+	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_FLAVOR="$flavor" SCY_MODULE="$mod/yield_stats.ko" \
 	SCY_STRESS_SECONDS="$stress" SCY_SHARE_DURATION="${SCY_SHARE_DURATION:-4}" \
 	SCY_STRESS_KNOB="${SCY_STRESS_KNOB:-toggle}" SCY_FUZZ_WRITES="${SCY_FUZZ_WRITES:-10000}" \
 	SCY_STORM_WRITES="${SCY_STORM_WRITES:-10000}" \
 	SCY_STRESS_HOTPLUG="$hotplug" \
 	bash tests/debug-suite.sh || rc=$?
-echo "# the debug guest ran $(($(date +%s) - start)) s"
-guest_verdict "$out" "$rc" "a debug guest of $kver-patched"
+echo "# the guest ran $(($(date +%s) - start)) s"
+guest_verdict "$out" "$rc" "a guest of $name"
 exit "$rc"

@@ -221,7 +221,7 @@ if want deb || want guest || want starve || want debian || want livepatch || [[ 
 	fi
 fi
 for kver in $kvers; do
-	want debug && stage "debug-$kver" bash tests/debug.sh "$kver"
+	want debug && stage "debug-$kver" bash tests/debug.sh "$kver-debug"
 done
 
 echo

@@ -107,7 +107,9 @@ patched_tree "$ref" "$src" "$work/obj" "${patches[@]}" "${dpatches[@]}"
 # 3. Configuration: tinyconfig (or Debian's) + fragments, checked.
 obj=$work/obj
 mkdir -p "$obj"
-kmake() { make -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
+# MAKEFLAGS of a calling make (make -s kernel) would silence the build's
+# log, which the progress lines count.
+kmake() { MAKEFLAGS= make -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
 if [[ ! -f $obj/.config || $(cat "$obj/.scy-config-hash" 2>/dev/null) != "$chash" ]]; then
 	if [[ -n $base ]]; then
 		log "configuring: ${base##*/} + ${frags[*]##*/}"
