@@ -133,7 +133,8 @@ fragments_hold "$obj/.config" "${frags[@]}" || die "configuration check failed"
 export CCACHE_DIR=${CCACHE_DIR:-$SCY_CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 blog=$work/build.log
-log "building $kver-$flavor with $(nproc) jobs (log: $blog)"
+jobs=${SCY_JOBS:-$(nproc)}
+log "building $kver-$flavor with $jobs jobs (log: $blog)"
 targets=(all)
 if [[ $variant == debconfig ]]; then
 	targets=(bzImage modules_prepare)
@@ -141,7 +142,7 @@ if [[ $variant == debconfig ]]; then
 	# a preprocessor pass to each (the work tree keeps the objects).
 	export CCACHE_DISABLE=1
 fi
-make_progress "$kver-$flavor" "$blog" kmake -j"$(nproc)" "${targets[@]}"
+make_progress "$kver-$flavor" "$blog" kmake -j"$jobs" "${targets[@]}"
 # No in-tree modules: the exports of vmlinux are all an out-of-tree
 # module (yield_stats) can link against.
 [[ $variant != debconfig ]] || cp "$obj/vmlinux.symvers" "$obj/Module.symvers"

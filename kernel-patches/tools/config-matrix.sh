@@ -33,7 +33,7 @@ for kver in "$@"; do
 			esac >>"$obj/.config"
 			make -s -C "$src" O="$obj" ARCH=x86_64 olddefconfig >/dev/null 2>&1
 			rm -rf "$obj/kernel/sched"
-			make -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" -j"$(nproc)" W=1 \
+			make -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" -j"${SCY_JOBS:-$(nproc)}" W=1 \
 				kernel/sched/ >"$obj/build.log" 2>&1 || { counts+=(error); continue; }
 			counts+=("$(grep -c 'warning:' "$obj/build.log" || true)")
 		done
