@@ -32,7 +32,7 @@
 # and fig7 on both kernels under plain TCG (one repeat, in results/tcg/),
 # then the tables and figures of Documentation/results/pingpong.md:
 # Documentation/results/pingpong-fig{2,7}.* (-icount) and
-# pingpong-tcg-fig7.* (plain TCG).
+# pingpong-tcg-fig7.* (plain TCG), whose tables the page includes.
 #
 # Environment: FIGS (default "fig2 fig7"), REPS (runs per point and knob
 # value, default 2), ITER2 (ping-pongs per fig2 run, default 60), ITER7
@@ -65,6 +65,8 @@ if [[ $# == 1 && $1 == all ]]; then
 		"$R/bench-pingpong-6.12-stock" "$R/bench-pingpong-6.1-stock"
 	bash "$SCY_REPO/bench/pingpong/report.sh" "$SCY_REPO/Documentation/results/pingpong-tcg" \
 		"$R/tcg/bench-pingpong-6.12-patched" "$R/tcg/bench-pingpong-6.1-patched"
+	# the page shows the three reports' tables as they are
+	python3 "$SCY_REPO/bench/pageblock.py" "$SCY_REPO/Documentation/results/pingpong.md"
 	exit 0
 fi
 (($# == 1)) || usage
