@@ -101,14 +101,14 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # builds; a refusal each; the ping-pong strategies and rank 0's wait;
 # cpu-work's 2; 2 per MPI library; the module's 3 (W=1, DKMS install and
 # remove); links and variables; the latency report, one per ping-pong
-# report and the ping-pong page that shows them, the livepatch page's cost
-# and share tables and the check report.
+# report and the ping-pong and MPI pages that show reports, the livepatch
+# page's cost and share tables and the check report.
 planned=0
 for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 2 + 2 * 2 + 3 + 2 +
-	1 + ${#pp_reports[@]} + 2 + 1 + 1 + 3))
+	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -355,5 +355,7 @@ check "Documentation/results/livepatch.md: the like-for-like share table is what
 	python3 bench/share/compare.py --check Documentation/results/livepatch.md
 check "Documentation/results/pingpong.md: the tables it shows are the ping-pong reports beside it" \
 	python3 bench/pageblock.py --check Documentation/results/pingpong.md
+check "Documentation/results/mpi.md: the tables it shows are the MPI report beside it" \
+	python3 bench/pageblock.py --check Documentation/results/mpi.md
 check "Documentation/results/check.md and the time table of times.md are what tests/check-report.py makes of the runs' CSV files" \
 	python3 tests/check-report.py --check

@@ -87,6 +87,8 @@ done
 # tables and figures from the results already there.
 if ((report_only)); then
 	bash "$SCY_REPO/bench/mpi-all/report.sh" "$SCY_REPO/Documentation/results/mpi-all" "${dirs[@]}"
+	# the page shows the report's tables as they are
+	python3 "$SCY_REPO/bench/pageblock.py" "$SCY_REPO/Documentation/results/mpi.md"
 else
 	mkdir -p "$RESULTS/mpi-all-report"
 	bash "$SCY_REPO/bench/mpi-all/report.sh" "$RESULTS/mpi-all-report/mpi-all" "${dirs[@]}"
