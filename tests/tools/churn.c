@@ -16,8 +16,10 @@
  * stress-ng-yield / stress-ng-cpu (cgroup), read from /proc at each round,
  * so the list is never older than the round. churn runs itself as
  * SCHED_FIFO priority 10, so that its rounds are not starved by the
- * workers it churns, and sleeps 10 ms between rounds, so that it does not
- * starve them in turn.
+ * workers it churns, and after each round sleeps 10 ms or as long as the
+ * round took, whichever is longer, so that it takes at most half a CPU and
+ * does not starve them in turn (on a KASAN kernel under TCG a round that
+ * reads /proc can take longer than the 10 ms).
  *
  * Prints "ROUNDS OPS FAILED GONE": rounds done, operations that succeeded
  * (task moves; policy and nice changes), rounds with an operation that
@@ -216,7 +218,6 @@ static int policy_round(void)
 int main(int argc, char **argv)
 {
 	const char *root = "/sys/fs/cgroup", *what;
-	struct timespec pause = { 0, 10 * 1000 * 1000 };
 	struct sched_param sp = { .sched_priority = 10 };
 	long secs = -1;
 	double end;
@@ -251,10 +252,18 @@ int main(int argc, char **argv)
 	srand(getpid());
 	end = now() + secs;
 	while (now() < end) {
+		double t0 = now(), pause;
+		struct timespec ts;
+
 		if (!(cg ? cgroup_round(root) : policy_round()))
 			failed++;
 		rounds++;
-		nanosleep(&pause, NULL);
+		pause = now() - t0;
+		if (pause < 0.010)
+			pause = 0.010;
+		ts.tv_sec = (time_t)pause;
+		ts.tv_nsec = (long)((pause - ts.tv_sec) * 1e9);
+		nanosleep(&ts, NULL);
 	}
 	if (nowork)
 		fprintf(stderr, "%s: no stress-ng-yield worker in %lu rounds\n",
