@@ -12,7 +12,7 @@
 #   - a knob toggler (knob-fuzz toggle: 1, 0, 1, ... as fast as it can);
 #   - the yield_stats module loaded and unloaded in a loop;
 #   - cpu cgroups created, workers moved into them and back, removed;
-#   - CPU 1 taken offline and back online (unless SCY_STRESS_HOTPLUG=0);
+#   - CPU 1 taken offline and back online (with SCY_STRESS_HOTPLUG=1);
 #   - workers switched between SCHED_OTHER, SCHED_BATCH, SCHED_IDLE and
 #     SCHED_FIFO and reniced while they run.
 # Pass: every worker made progress, every churn loop ran without a failed
@@ -33,8 +33,9 @@ knob=/sys/kernel/sched_compat_yield
 # knob held), one per churn (4; 3 without CPU hotplug), CPU 1 online and
 # kmemleak.
 tests=$((12 + 1 + 11 + 7 + 2 + 6 + 2 + 4 + 1 + 1))
+hotplug=${SCY_STRESS_HOTPLUG:-0}
 [[ ${SCY_STRESS_KNOB:-toggle} == toggle ]] || tests=$((tests - 1))
-[[ ${SCY_STRESS_HOTPLUG:-0} == 1 ]] || tests=$((tests - 1))
+[[ $hotplug == 1 ]] || tests=$((tests - 1))
 # SCY_FLAVOR: debug (default), or patched: the same suite on a kernel
 # without the debug options, whose checks of them are skipped.
 flavor=${SCY_FLAVOR:-debug}
@@ -209,7 +210,7 @@ loop module module_round &
 loops=($!)
 # SCY_STRESS_HOTPLUG=1 adds CPU hotplug (not by default: the stock kernels
 # misbehave under it, Documentation/results/reliability.md).
-if [[ ${SCY_STRESS_HOTPLUG:-0} == 1 ]]; then
+if [[ $hotplug == 1 ]]; then
 	loop hotplug hotplug_round &
 	loops+=($!)
 fi
@@ -263,7 +264,7 @@ fi
 what_module="module loads" what_cgroup="task moves" what_hotplug="offline+online rounds"
 what_policy="policy/nice changes"
 churns="module cgroup hotplug policy"
-if [[ ${SCY_STRESS_HOTPLUG:-1} != 1 ]]; then
+if [[ $hotplug != 1 ]]; then
 	churns="module cgroup policy"
 	echo "# CPU hotplug left out of the stress (SCY_STRESS_HOTPLUG=0)"
 fi
