@@ -19,7 +19,7 @@
 
 override KVER      := $(or $(KVER),6.12)
 override PATCHED   := $(or $(PATCHED),1)
-override RESULTS   := $(or $(RESULTS),$(CURDIR)/results)
+override RESULTS   := $(abspath $(or $(RESULTS),$(CURDIR)/results))
 override DEBCONFIG := $(or $(DEBCONFIG),small)
 override K         := $(or $(K),$(KVER)-$(if $(filter 0,$(PATCHED)),stock,patched))
 export KVER PATCHED DURATION RESULTS

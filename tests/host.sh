@@ -102,13 +102,14 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # cpu-work's 2; 2 per MPI library; the module's 3 (W=1, DKMS install and
 # remove); links and variables; the latency report, one per ping-pong
 # report and the ping-pong and MPI pages that show reports, the livepatch
-# page's cost and share tables and the check report.
+# page's cost and share tables and the check report; a relative RESULTS
+# made absolute by vm/lib.sh and by the Makefile.
 planned=0
 for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 2 + 2 * 2 + 3 + 2 +
-	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3))
+	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -320,6 +321,13 @@ check "livepatch/extract.py --changed names what differs and nothing else" \
 printf 'copy missing_one\n' >"$lx/list"
 check "livepatch/extract.py fails on a name the active code does not define" \
 	bash -c '! python3 livepatch/extract.py "$1/config" "$1/fair.c" "$1/sched.h" "$1/list" "$1/out" 2>/dev/null' - "$lx"
+# A relative RESULTS names a directory under the caller's working
+# directory; the harness makes it absolute, as builds with make -C and the
+# guests need it.
+check "vm/lib.sh makes a relative RESULTS absolute" \
+	test "$(cd "$tmp" && RESULTS=rel/x bash -c '. "$1/vm/lib.sh"; echo "$RESULTS"' - "$SCY_REPO")" = "$(cd "$tmp" && pwd -P)/rel/x"
+check "make makes a relative RESULTS absolute" \
+	test "$(cd "$tmp" && make -s -f "$SCY_REPO/Makefile" --no-print-directory -p RESULTS=rel/x -q help 2>/dev/null | sed -n 's/^RESULTS := //p' | head -n 1)" = "$(cd "$tmp" && pwd)/rel/x"
 # Every SCY_* variable a script or the Makefile reads is in the variables page.
 undoc=$(grep -rhoE 'SCY_[A-Z][A-Z0-9_]*' Makefile vm tests bench userspace kernel-patches/tools livepatch --include='*.sh' --include=Makefile --include='*.py' --include=guest-init |
 	sort -u | while read -r v; do grep -q "\`$v\`" Documentation/variables.md || echo "$v"; done | tr '\n' ' ')

@@ -3,8 +3,9 @@
 
 SCY_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SCY_CACHE=${SCY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sched-compat-yield}
-# Results, logs and built tools (make's RESULTS; empty is the default too)
-RESULTS=${RESULTS:-$SCY_REPO/results}
+# Results, logs and built tools (make's RESULTS; empty is the default too),
+# made absolute: tools are built with make -C and guests are given paths in it.
+RESULTS=$(realpath -m -- "${RESULTS:-$SCY_REPO/results}")
 export SCY_REPO SCY_CACHE RESULTS
 
 log() { printf '[scy] %s\n' "$*" >&2; }
