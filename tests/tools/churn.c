@@ -16,10 +16,12 @@
  * stress-ng-yield / stress-ng-cpu (cgroup), read from /proc at each round,
  * so the list is never older than the round. churn runs itself as
  * SCHED_FIFO priority 10, so that its rounds are not starved by the
- * workers it churns, and after each round sleeps 10 ms or as long as the
- * round took, whichever is longer, so that it takes at most half a CPU and
- * does not starve them in turn (on a KASAN kernel under TCG a round that
- * reads /proc can take longer than the 10 ms).
+ * workers it churns, and after each round sleeps three times as long as
+ * the round took, 10 ms at least, so that it takes at most a quarter of a
+ * CPU and does not starve them in turn: the two churns of the stress then
+ * leave half a CPU to the fair tasks, RCU's grace-period kthread among
+ * them, even while CPU hotplug has taken the other CPU away (on a KASAN
+ * kernel under TCG a round that reads /proc takes far longer than 10 ms).
  *
  * Prints "ROUNDS OPS FAILED GONE": rounds done, operations that succeeded
  * (task moves; policy and nice changes), rounds with an operation that
@@ -258,7 +260,7 @@ int main(int argc, char **argv)
 		if (!(cg ? cgroup_round(root) : policy_round()))
 			failed++;
 		rounds++;
-		pause = now() - t0;
+		pause = 3 * (now() - t0);
 		if (pause < 0.010)
 			pause = 0.010;
 		ts.tv_sec = (time_t)pause;
