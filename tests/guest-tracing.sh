@@ -45,7 +45,6 @@ else
 	check "tracing.md recipe at knob 1: trace-cmd record and report succeed" trace_report 1 "$R1"
 	# Per CPU, the event after each compat yield: a switch away from the
 	# yielder, which stays runnable (state R)?
-	# (the guest has no /dev/fd: no process substitution)
 	res=$(awk '
 		{
 			if (!match($0, /\[[0-9]+\]/))

@@ -103,13 +103,14 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # remove); links and variables; the latency report, one per ping-pong
 # report and the ping-pong and MPI pages that show reports, the livepatch
 # page's cost and share tables and the check report; a relative RESULTS
-# made absolute by vm/lib.sh and by the Makefile.
+# made absolute by vm/lib.sh and by the Makefile; kernel reports read from
+# a pipe, 2.
 planned=0
 for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 2 + 2 * 2 + 3 + 2 +
-	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2))
+	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -328,6 +329,19 @@ check "vm/lib.sh makes a relative RESULTS absolute" \
 	test "$(cd "$tmp" && RESULTS=rel/x bash -c '. "$1/vm/lib.sh"; echo "$RESULTS"' - "$SCY_REPO")" = "$(cd "$tmp" && pwd -P)/rel/x"
 check "make makes a relative RESULTS absolute" \
 	test "$(cd "$tmp" && make -s -f "$SCY_REPO/Makefile" --no-print-directory -p RESULTS=rel/x -q help 2>/dev/null | sed -n 's/^RESULTS := //p' | head -n 1)" = "$(cd "$tmp" && pwd)/rel/x"
+# The guests' checks for new kernel reports read dmesg through a pipe:
+# kernel_reports on standard input finds a report line, also where /dev
+# has no stdin (a fresh devtmpfs, as in a guest before its init adds the
+# links; tried in a mount namespace of its own).
+check "kernel_reports reads a report line from standard input" \
+	test "$(printf 'booting\nWARNING: CPU: 0 PID: 1 at kernel/x.c:1 f+0x0/0x1\n' | kernel_reports)" = "WARNING: CPU: 0 PID: 1 at kernel/x.c:1 f+0x0/0x1"
+what="live_reports finds a report in dmesg where /dev has no stdin"
+if unshare -m true 2>/dev/null; then
+	check "$what" test "$(unshare -m bash -c 'mount -t tmpfs none /dev && . tests/tap.sh &&
+		dmesg() { printf "[ 1.0] booting\n[ 2.0] BUG: x\n"; } && live_reports' 2>&1)" = "[ 2.0] BUG: x"
+else
+	skip "$what" "unshare -m is not permitted here"
+fi
 # Every SCY_* variable a script or the Makefile reads is in the variables page.
 undoc=$(grep -rhoE 'SCY_[A-Z][A-Z0-9_]*' Makefile vm tests bench userspace kernel-patches/tools livepatch --include='*.sh' --include=Makefile --include='*.py' --include=guest-init |
 	sort -u | while read -r v; do grep -q "\`$v\`" Documentation/variables.md || echo "$v"; done | tr '\n' ' ')

@@ -107,7 +107,7 @@ knob_fuzz() {
 # of dmesg, or of /dev/kmsg where dmesg is missing).
 live_reports() {
 	{ dmesg 2>/dev/null || dd if=/dev/kmsg iflag=nonblock bs=8192 2>/dev/null; } |
-		kernel_reports /dev/stdin
+		kernel_reports
 }
 # new_reports COUNT: the report lines after the first COUNT (live_reports)
 new_reports() { live_reports | tail -n +$(($1 + 1)); }

@@ -135,11 +135,13 @@ debian_version() {
 	dpkg-query -W -f='${Version}' "linux-source-$1" 2>/dev/null || echo unknown
 }
 
-# kernel_reports FILE: print the lines of FILE (a guest's dmesg or console
-# log) that are kernel reports: warnings, BUGs, oopses, sanitizer and lockdep
-# reports, hung tasks, RCU stalls. Status 1 when there is none.
+# kernel_reports [FILE]: print the lines of FILE (a guest's dmesg or console
+# log; standard input without FILE) that are kernel reports: warnings,
+# BUGs, oopses, sanitizer and lockdep reports, hung tasks, RCU stalls.
+# Status 1 when there is none. Standard input is read as such, not as
+# /dev/stdin: the guests' devtmpfs has no /dev/stdin.
 kernel_reports() {
-	grep -E 'WARNING:|BUG:|Oops|Call Trace|kernel BUG|UBSAN:|KASAN:|possible circular|INFO: task .* blocked|detected stalls' "$1"
+	grep -E 'WARNING:|BUG:|Oops|Call Trace|kernel BUG|UBSAN:|KASAN:|possible circular|INFO: task .* blocked|detected stalls' "$@"
 }
 
 # patch_hash KVER: hash of the series that a patched build applies.
