@@ -208,8 +208,8 @@ hotplug_round() {
 echo "+cpu" >/sys/fs/cgroup/cgroup.subtree_control
 loop module module_round &
 loops=($!)
-# SCY_STRESS_HOTPLUG=1 adds CPU hotplug (not by default: the stock kernels
-# misbehave under it, Documentation/results/reliability.md).
+# SCY_STRESS_HOTPLUG=1 adds CPU hotplug (not by default: Debian's 6.12 has
+# warned under it with the stock yield, Documentation/results/reliability.md).
 if [[ $hotplug == 1 ]]; then
 	loop hotplug hotplug_round &
 	loops+=($!)
