@@ -139,7 +139,7 @@ debian_version() {
 # log; standard input without FILE) that are kernel reports: warnings,
 # BUGs, oopses, sanitizer and lockdep reports, hung tasks, RCU stalls.
 # Status 1 when there is none. Standard input is read as such, not as
-# /dev/stdin: the guests' devtmpfs has no /dev/stdin.
+# /dev/stdin, which a bare devtmpfs does not have.
 kernel_reports() {
 	grep -E 'WARNING:|BUG:|Oops|Call Trace|kernel BUG|UBSAN:|KASAN:|possible circular|INFO: task .* blocked|detected stalls' "$@"
 }
