@@ -22,7 +22,6 @@ S=$SCY_BIN/tests/starve
 knob=/sys/kernel/sched_compat_yield
 D=$SCY_STARVE_SECONDS
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
-ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
 
 # The plan: the knob, 5 checks at knob 1 and 4 at knob 0, the kselftest.
 plan 11

@@ -17,6 +17,10 @@
 # plan: a log without one is a failure too (a stage that never got to its
 # tests).
 #
+# A test counts as passed only when it is "ok" with no directive, as
+# skipped when it is "ok # SKIP"; "not ok" (with or without a directive)
+# and any "# TODO" count as failed.
+#
 # Prints the failed and skipped tests (indented by two), a "not ok" line
 # for each document with errors (the first one named), and last "PASSED
 # FAILED SKIPPED" over all documents.
@@ -54,14 +58,17 @@ for my $doc (@docs) {
 		$late_plan = 1 if $r->is_plan && $tests;
 		next unless $r->is_test;
 		$tests++;
-		if ($r->has_skip) {
-			$skip++;
-			print '  ', $r->as_string, "\n";
-		} elsif ($r->is_ok) {
-			$pass++;
-		} else {
+		# The test's own ok/not ok first: "not ok # SKIP" is a failure,
+		# and a TODO directive (which TAP::Parser counts as ok either
+		# way) is one too, since no test here may be excused as TODO.
+		if (!$r->is_actual_ok || $r->has_todo) {
 			$fail++;
 			print '  ', $r->as_string, "\n";
+		} elsif ($r->has_skip) {
+			$skip++;
+			print '  ', $r->as_string, "\n";
+		} else {
+			$pass++;
 		}
 	}
 	# comments only (a "# running ..." line, build messages): no document

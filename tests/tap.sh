@@ -62,8 +62,16 @@ check() { # check DESCRIPTION CMD...: ok when CMD succeeds
 }
 # field KEY LINE: the value of KEY=value in a "key=value ..." LINE
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
+# is_number VALUE: VALUE is a decimal number (an empty or missing field is
+# not, so that a check on it fails rather than comparing as 0)
+is_number() { [[ $1 =~ ^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]]; }
 # in_range VALUE LO HI: VALUE is a number in [LO, HI]
-in_range() { [[ -n $1 ]] && awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'; }
+in_range() { is_number "$1" && awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v + 0 >= lo && v + 0 <= hi) }'; }
+# ge A B: A and B are numbers and A >= B
+ge() { is_number "$1" && is_number "$2" && awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
+# lacks TEXT WORD: TEXT does not contain WORD (a compiler's "warning:");
+# pattern matching, so that no quoting in TEXT can turn an error into a pass
+lacks() { [[ $1 != *"$2"* ]]; }
 
 # run_kselftest DIR NAME ARGS...: run the kselftest DIR/NAME, keep its TAP in
 # $SCY_RESULTS/NAME.tap and echo it nested (indented), then one test of
