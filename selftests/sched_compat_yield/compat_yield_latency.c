@@ -420,7 +420,9 @@ static void ctx_teardown(void)
 /*
  * Set up the placement for all windows of a test.  The groups exist for
  * the windows with the hog alone too; an empty group changes nothing on
- * the CPU.  SCY_OK, or SCY_EUNSUPPORTED with the reason.
+ * the CPU.  SCY_OK; SCY_EUNSUPPORTED (a SKIP) with the reason where the
+ * kernel or the caller's place lacks the placement; SCY_EFAIL when a step
+ * fails on a kernel that has it.
  */
 static int place_setup(struct ctx *c, bool idle_group, char *err,
 		       size_t errlen)
@@ -471,7 +473,8 @@ static int place_setup(struct ctx *c, bool idle_group, char *err,
 			snprintf(err, errlen, "cannot write 1 to %s/cpu.idle: %s%s",
 				 scy_cgroup_dir(c->idle_leaf), strerror(e),
 				 e == ENOENT ? " (kernel older than 5.15?)" : "");
-			return SCY_EUNSUPPORTED;
+			/* a kernel without cpu.idle lacks it; else a failure */
+			return e == ENOENT ? SCY_EUNSUPPORTED : SCY_EFAIL;
 		}
 	}
 	return SCY_OK;

@@ -10,11 +10,15 @@
  * runs with the knob at 0 and at 1 and the knob's prior value is restored at
  * exit.  Asserted: the baseline splits the CPU time 50/50 (+- 3 points) at
  * every knob value, and with the knob at 1 the yielder gets at most 1% of
- * the loop iterations in every yield scenario.  The baseline is judged on
- * CPU time (schedstat), the quantity CFS and EEVDF keep fair; its loop
- * counts drift when a hypervisor or an emulator steals time from whichever
- * worker is running (reported, not asserted).  Knob 0 (and stock kernel)
- * yield numbers are reported, not asserted.
+ * the loop iterations in every yield scenario where the same run at knob 0
+ * (the stock yield) gave it more than that.  Where the stock yield already
+ * stays below 1% (6.12 inside one group), the limit cannot tell the compat
+ * yield from the stock one: that test is a SKIP that says so, as it is
+ * without a knob-0 run to compare with.  The baseline is judged on CPU time
+ * (schedstat), the quantity CFS and EEVDF keep fair; its loop counts drift
+ * when a hypervisor or an emulator steals time from whichever worker is
+ * running.  Knob-0 yield figures and the baseline's loop counts are
+ * printed as diagnostics, not counted as tests.
  *
  * Every run prints a "# result key=value ..." line; -o FILE also writes
  * them as CSV.
@@ -61,8 +65,14 @@ static const struct scenario scenarios[] = {
 
 #define NR_SCENARIOS	((int)ARRAY_SIZE(scenarios))
 #define NR_YIELD	(NR_SCENARIOS - 1)
-/* test points per knob value: one for the baseline, one per yield run */
-#define POINTS_PER_KNOB	(1 + NR_YIELD)
+
+/* each yield scenario's run below knob 1: what knob 1 is judged against */
+static struct {
+	bool ran;		/* run at all */
+	int ret;		/* its SCY_* status */
+	double share;		/* its counter share, when ret is SCY_OK */
+	char err[SCY_ERRLEN];	/* why it failed, when it did */
+} knob0[NR_SCENARIOS];
 
 static int knob_prior = -1;
 /* also used by the signal handler: accessed with __atomic builtins */
@@ -119,10 +129,34 @@ static void report_baseline(const char *tag, int ret, const char *err,
 			 tag, ts, BASELINE_SHARE, BASELINE_TOL, cs);
 }
 
-static void report_yield(const char *tag, int knob, int ret, const char *err,
+/*
+ * A yield scenario below knob 1 (knob 0, or a knob we cannot set): no
+ * test of its own, its figures a diagnostic; kept for the knob-1 test of
+ * the same scenario, or for the SKIP that stands for it.
+ */
+static void record_knob0(const char *tag, int s, int ret, const char *err,
+			 const struct scy_result *res)
+{
+	knob0[s].ran = true;
+	knob0[s].ret = ret;
+	snprintf(knob0[s].err, sizeof(knob0[s].err), "%s", ret ? err : "");
+	if (ret) {
+		ksft_print_msg("%s: %s: %s\n", tag,
+			       ret == SCY_EUNSUPPORTED ? "not supported" :
+			       "run failed", err);
+		return;
+	}
+	knob0[s].share = res->yielder_counter_share;
+	ksft_print_msg("%s: yielder counter share %.4f, cpu share %.4f\n", tag,
+		       res->yielder_counter_share, res->yielder_cpu_share);
+}
+
+/* A yield scenario at knob 1: one test, judged against its knob-0 run. */
+static void report_yield(const char *tag, int s, int ret, const char *err,
 			 const struct scy_result *res)
 {
 	double cs = res->yielder_counter_share, ts = res->yielder_cpu_share;
+	double k0 = knob0[s].share;
 
 	if (ret == SCY_EUNSUPPORTED) {
 		ksft_test_result_skip("%s: %s\n", tag, err);
@@ -132,14 +166,24 @@ static void report_yield(const char *tag, int knob, int ret, const char *err,
 		ksft_test_result_fail("%s: run failed: %s\n", tag, err);
 		return;
 	}
-	if (knob == 1) {
-		ksft_test_result(cs <= KNOB1_MAX_COUNTER_SHARE,
-				 "%s: yielder counter share %.4f <= %.2f (cpu share %.4f)\n",
-				 tag, cs, KNOB1_MAX_COUNTER_SHARE, ts);
+	if (knob0[s].ran && knob0[s].ret == SCY_EFAIL) {
+		ksft_test_result_fail("%s: its knob-0 run failed: %s\n", tag,
+				      knob0[s].err);
 		return;
 	}
-	ksft_test_result_pass("%s: yielder counter share %.4f, cpu share %.4f %s\n",
-			      tag, cs, ts, "(reported, not asserted)");
+	if (!knob0[s].ran || knob0[s].ret) {
+		ksft_test_result_skip("%s: yielder counter share %.4f (cpu share %.4f): no knob-0 run of this scenario to compare with\n",
+				      tag, cs, ts);
+		return;
+	}
+	if (k0 <= KNOB1_MAX_COUNTER_SHARE) {
+		ksft_test_result_skip("%s: yielder counter share %.4f (cpu share %.4f): the stock yield already gave %.4f <= %.2f here, the limit cannot tell compat from stock\n",
+				      tag, cs, ts, k0, KNOB1_MAX_COUNTER_SHARE);
+		return;
+	}
+	ksft_test_result(cs <= KNOB1_MAX_COUNTER_SHARE,
+			 "%s: yielder counter share %.4f <= %.2f, knob 0 gave %.4f (cpu share %.4f)\n",
+			 tag, cs, KNOB1_MAX_COUNTER_SHARE, k0, ts);
 }
 
 int main(int argc, char **argv)
@@ -224,11 +268,15 @@ int main(int argc, char **argv)
 			no_knob1 = "not root: cannot set " SCY_KNOB_SYSFS " to 1";
 	}
 
-	plan = nr_knobs * POINTS_PER_KNOB;
-	if (!have_knob1)
-		plan += NR_YIELD;
+	/*
+	 * A baseline per knob value, one test per yield scenario (run at
+	 * knob 1, or a SKIP), and the knob restored.  Yield scenarios run at
+	 * knob 0 are what knob 1 is judged against: their figures are
+	 * diagnostics, and a test only when the run itself fails.
+	 */
+	plan = nr_knobs + NR_YIELD;
 	if (can_set)
-		plan++;			/* knob restored */
+		plan++;
 	ksft_set_plan(plan);
 
 	ksft_print_msg("kernel %s, knob %s, %.2f s per run, CPU %d\n",
@@ -286,8 +334,10 @@ int main(int argc, char **argv)
 
 			if (sc->role0 == SCY_ROLE_GETPPID)
 				report_baseline(tag, ret, err, &res);
+			else if (knob == 1)
+				report_yield(tag, s, ret, err, &res);
 			else
-				report_yield(tag, knob, ret, err, &res);
+				record_knob0(tag, s, ret, err, &res);
 		}
 	}
 
@@ -297,6 +347,14 @@ int main(int argc, char **argv)
 				continue;
 			snprintf(skipmsg, sizeof(skipmsg), "%s knob=1",
 				 scenarios[s].name);
+			/* a run that failed is no SKIP */
+			if (knob0[s].ran && knob0[s].ret == SCY_EFAIL) {
+				ksft_test_result_fail("%s: the run at knob %s failed: %s\n",
+						      skipmsg,
+						      scy_knob_name(knob_now),
+						      knob0[s].err);
+				continue;
+			}
 			ksft_test_result_skip("%s: yielder counter share <= %.2f: %s\n",
 					      skipmsg, KNOB1_MAX_COUNTER_SHARE,
 					      no_knob1);

@@ -198,6 +198,17 @@ bool scy_in_root_task_group(char *why, size_t whylen)
 	return true;
 }
 
+/*
+ * A step of a placement failed with @e on a kernel that supports the
+ * placement: a caller without root may lack the right to take it
+ * (SCY_EUNSUPPORTED, a SKIP); as root it is a failure of the run.
+ */
+static int setup_error(int e)
+{
+	return geteuid() && (e == EACCES || e == EPERM) ? SCY_EUNSUPPORTED :
+							  SCY_EFAIL;
+}
+
 int scy_autogroup_setup(char *err, size_t errlen)
 {
 	char why[PATH_MAX + 128];
@@ -205,14 +216,16 @@ int scy_autogroup_setup(char *err, size_t errlen)
 
 	prior = scy_read_01(SCY_AUTOGROUP_SYSCTL);
 	if (prior < 0) {
-		if (errno == ENOENT)
+		e = errno;
+		if (e == ENOENT) {
 			snprintf(err, errlen,
 				 "no autogroup: %s is absent (CONFIG_SCHED_AUTOGROUP unset)",
 				 SCY_AUTOGROUP_SYSCTL);
-		else
-			snprintf(err, errlen, "cannot read %s: %s",
-				 SCY_AUTOGROUP_SYSCTL, strerror(errno));
-		return SCY_EUNSUPPORTED;
+			return SCY_EUNSUPPORTED;
+		}
+		snprintf(err, errlen, "cannot read %s: %s",
+			 SCY_AUTOGROUP_SYSCTL, strerror(e));
+		return setup_error(e);
 	}
 	if (!scy_in_root_task_group(why, sizeof(why))) {
 		snprintf(err, errlen,
@@ -228,7 +241,7 @@ int scy_autogroup_setup(char *err, size_t errlen)
 		WRITE_ONCE(st.ag_prior, -1);
 		snprintf(err, errlen, "cannot enable autogroup (%s)%s",
 			 strerror(e), geteuid() ? ": not root" : "");
-		return SCY_EUNSUPPORTED;
+		return setup_error(e);
 	}
 	return SCY_OK;
 }
@@ -344,7 +357,7 @@ int scy_cgroup_setup(const char *base, const char * const *leaves, int nr,
 	n = scy_read_file(path, list, sizeof(list));
 	if (n < 0) {
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(-n));
-		return SCY_EUNSUPPORTED;
+		return setup_error(-n);
 	}
 	chomp(list);
 	if (!scy_has_word(list, "cpu")) {
@@ -361,7 +374,7 @@ int scy_cgroup_setup(const char *base, const char * const *leaves, int nr,
 	if (n < 0) {
 		snprintf(err, errlen, "cannot read %s: %s", st.cg_root_ctl,
 			 strerror(-n));
-		return SCY_EUNSUPPORTED;
+		return setup_error(-n);
 	}
 	if (!scy_has_word(list, "cpu")) {
 		e = scy_write_str(st.cg_root_ctl, "+cpu");
@@ -369,7 +382,7 @@ int scy_cgroup_setup(const char *base, const char * const *leaves, int nr,
 			snprintf(err, errlen,
 				 "cannot enable the cpu controller in %s: %s%s",
 				 st.cg_root_ctl, strerror(e), hint);
-			return SCY_EUNSUPPORTED;
+			return setup_error(e);
 		}
 		WRITE_ONCE(st.cg_root_enabled, 1);
 	}
@@ -419,7 +432,7 @@ int scy_cgroup_setup(const char *base, const char * const *leaves, int nr,
 	return SCY_OK;
 fail:
 	scy_cgroup_cleanup();
-	return SCY_EUNSUPPORTED;
+	return setup_error(e);
 }
 
 const char *scy_cgroup_dir(int leaf)

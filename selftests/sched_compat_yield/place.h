@@ -71,8 +71,10 @@ bool scy_in_root_task_group(char *why, size_t whylen);
 
 /*
  * Make sure autogroups are enabled (set the sysctl to 1 if it is 0) and
- * apply to the caller.  SCY_OK, or SCY_EUNSUPPORTED with the reason in @err.
- * scy_autogroup_cleanup() restores the prior setting.
+ * apply to the caller.  SCY_OK; SCY_EUNSUPPORTED with the reason in @err
+ * where the kernel lacks autogroups, they do not apply to the caller, or a
+ * caller without root may not enable them; SCY_EFAIL when a step fails
+ * otherwise.  scy_autogroup_cleanup() restores the prior setting.
  */
 int scy_autogroup_setup(char *err, size_t errlen);
 void scy_autogroup_cleanup(void);
@@ -91,8 +93,11 @@ int scy_cgroup2_self(char *path, size_t len);
  * if @nr > 0, the groups @leaves[0..nr-1] below it, with the cpu controller
  * enabled on the way (in the root and, with leaves, in @base).  With no
  * leaves @base itself is the group tasks join.  Leftovers of that name (of
- * a killed run) are removed first.  SCY_OK, or SCY_EUNSUPPORTED with the
- * reason in @err.
+ * a killed run) are removed first.  SCY_OK; SCY_EUNSUPPORTED with the
+ * reason in @err where the kernel offers no cgroup2 cpu controller or a
+ * caller without root may not take a step; SCY_EFAIL when a step fails
+ * otherwise (as root on a kernel with the controller: a failure, not a
+ * SKIP).
  */
 int scy_cgroup_setup(const char *base, const char * const *leaves, int nr,
 		     char *err, size_t errlen);
