@@ -77,10 +77,12 @@ knob_block() {
 			skip "admin guide: sysctl -w kernel.sched_compat_yield=1 turns it on" "no sysctl command"
 			skip "admin guide: a sysctl.d file is read by sysctl -p" "no sysctl command"
 		fi
+		# from 1, so that a refused write that zeroes the value is seen
+		echo 1 >$knob
 		echo 2 >$knob 2>/dev/null
 		rc=$?
-		check "admin guide: writing 2 fails ($rc) and leaves the value as it was" \
-			test $rc -ne 0 -a "$(cat $knob)" = 0
+		check "admin guide: writing 2 fails ($rc) and leaves the value as it was (1: $(cat $knob))" \
+			test $rc -ne 0 -a "$(cat $knob)" = 1
 		echo 0 >$knob
 		# 2 x 10000 random writes (valid values, near misses, random bytes up
 		# to a page) to the sysfs file and the sysctl, and non-root writes.
@@ -128,6 +130,9 @@ module_block() {
 			if [[ -d $event && -x $SCY_BIN/yield-share ]]; then
 				T=/sys/kernel/tracing
 				for k in 0 1; do
+					# the knob starts at the other value, which
+					# yield-share must put back
+					echo $((1 - k)) >$knob
 					echo 0 >$T/tracing_on
 					echo >$T/trace
 					echo 1 >$event/enable
@@ -143,12 +148,13 @@ module_block() {
 					else
 						check "knob 0: yields traced, none with compat=1" test "$c0" -gt 0 -a "$c1" -eq 0
 					fi
-					check "yield-share -k $k put the knob back to 0" test "$(cat $knob)" = 0
+					check "yield-share -k $k put the knob back to $((1 - k))" test "$(cat $knob)" = $((1 - k))
 				done
+				echo 0 >$knob
 			else
 				for k in 0 1; do
 					skip "knob $k: yields traced by the module's event" "no event directory $event or no yield-share"
-					skip "yield-share -k $k put the knob back to 0" "not run"
+					skip "yield-share -k $k put the knob back to $((1 - k))" "not run"
 				done
 			fi
 			# the counts below are those of this run alone
@@ -172,8 +178,11 @@ module_block() {
 		else
 			check "yield_stats on a stock kernel: compat unavailable" test "$(get compat_available)" = 0
 		fi
+		# counted from zero: the runs above may have left ineffective yields
+		echo 1 >$S/reset
 		"$SCY_BIN/yield-share" -d 1 -n 0 -f kv >/dev/null 2>&1
-		check "a lone yielder's yields are ineffective ($(get ineffective))" test "$(get ineffective)" -gt 0
+		check "a lone yielder's yields are ineffective ($(get ineffective) of $(get yields))" \
+			test "$(get ineffective)" -gt 0
 		echo 1 >$S/reset
 		check "reset zeroes the counters" test "$(get yields)$(get effective)$(get ineffective)" = 000
 		check "reset refuses anything but 1" bash -c "! echo 2 >$S/reset"
