@@ -159,6 +159,8 @@ lane() {
 # to build Debian's whole configuration first). Decided once, before the
 # lanes.
 debconfig_kvers=
+# optional stages that were not run: the table lists them, without counts
+notrun=()
 for kver in $kvers; do
 	if want debconfig; then
 		debconfig_kvers+=" $kver"
@@ -167,6 +169,7 @@ for kver in $kvers; do
 			debconfig_kvers+=" $kver"
 		else
 			echo "# debconfig-$kver: not run, $kver-debconfig is not in the cache (SCY_CHECK_STAGES with debconfig builds it)"
+			notrun+=("debconfig-$kver|not run: $kver-debconfig is not in the cache")
 		fi
 	fi
 done
@@ -227,6 +230,9 @@ done
 echo
 printf '%-12s %6s %6s %6s %6s  %s\n' stage passed failed skipped secs "built or fetched"
 printf '%s\n' "${table[@]}"
+for r in "${notrun[@]}"; do
+	printf '%-12s %6s %6s %6s %6s  %s\n' "${r%%|*}" - - - - "${r#*|}"
+done
 total=$(($(date +%s) - start))
 echo "total time $total s; logs in ${RESULTS#"$SCY_REPO"/}/check/"
 {
