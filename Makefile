@@ -24,9 +24,9 @@ override DEBCONFIG := $(or $(DEBCONFIG),small)
 override K         := $(or $(K),$(KVER)-$(if $(filter 0,$(PATCHED)),stock,patched))
 export KVER PATCHED DURATION RESULTS
 
-.PHONY: all deps userspace selftests module livepatch kernel deb vm-test shell run demo check check-full check-debug \
+.PHONY: all deps userspace selftests module livepatch kernel deb vm-test shell run demo check check-full check-debug check-faults \
 	checkpatch bench-share bench-mpi bench-cost bench-knoboff bench-module \
-	bench-pingpong bench-pingpong-all bench-mpi-all bench-latency clean help
+	bench-pingpong bench-pingpong-all bench-mpi-all bench-latency bench-jobs clean help
 
 all: userspace selftests
 
@@ -104,6 +104,13 @@ check-debug: deps
 	@SCY_CHECK_STAGES=debug SCY_STRESS_SECONDS=$${SCY_STRESS_SECONDS:-300} \
 		SCY_FUZZ_WRITES=$${SCY_FUZZ_WRITES:-10000} bash tests/run-all.sh
 
+# The checks of make check that guard a property, each run with that
+# property broken in a test-only way (a knob that ignores writes, a cgroup
+# tree that refuses mkdir), in a guest of K (default 6.12-patched): they
+# must fail (tests/faults.sh, tests/fault-suite.sh).
+check-faults: deps selftests
+	@bash tests/faults.sh $(if $(filter command line,$(origin K)),$(K))
+
 # Benchmarks in a guest of the kernel K (e.g. 6.12-stock: the baseline).
 bench-share bench-mpi: deps
 	@bash bench/run.sh $(@:bench-%=%) '$(K)'
@@ -159,6 +166,13 @@ bench-module: deps
 bench-latency: deps
 	@DURATION=$(or $(DURATION),5) \
 		bash bench/latency/run.sh $(KERNELS)
+
+# Two parallel jobs of real runtimes (OpenMP: libomp, libgomp; oneTBB;
+# Open MPI) sharing two CPUs, placed as a batch system places them, knob 0
+# and 1, in a guest of each of KERNELS (bench/jobs/;
+# Documentation/results/jobs.md)
+bench-jobs: deps
+	@bash bench/jobs/run.sh $(KERNELS)
 
 checkpatch: deps
 	@bash kernel-patches/tools/checkpatch.sh

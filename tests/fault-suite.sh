@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside a guest of a patched kernel (make check-faults): the checks of
+# make check that guard a property, each run once with that property broken
+# in a test-only way, in a mount namespace of its own so that nothing else
+# sees the fault. Each test here passes when the check it names fails
+# ("not ok") on its fault; the failing lines are printed as comments.
+#   - a knob that ignores writes (a plain file bound over the sysfs file):
+#     the share kselftest's knob-1 tests of the placements where the stock
+#     yield gives the yielder more than the limit fail, the others SKIP;
+#   - a cgroup hierarchy where mkdir fails (cgroup2 bound read-only): the
+#     cgroup placements of the share and latency kselftests fail instead of
+#     skipping.
+set -u
+: "${SCY_BIN:?}"
+ST=$SCY_BIN/selftests
+knob=/sys/kernel/sched_compat_yield
+. "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
+d=${SCY_FAULT_SECONDS:-1}
+work=$(mktemp -d)
+
+plan 5
+echo "# fault guest: kernel $(uname -r), knob $(cat $knob 2>/dev/null || echo absent)"
+
+# faulted FAULT CMD...: run CMD in a mount namespace with FAULT applied
+faulted() {
+	local fault=$1
+	shift
+	unshare -m --propagation private bash -c "$fault && exec \"\$@\"" - "$@"
+}
+ignore_writes="echo 0 >$work/knob && mount --bind $work/knob $knob"
+ro_cgroup="mount -o remount,bind,ro /sys/fs/cgroup"
+
+# the lines of TAP FILE that match RE, as comments
+show() { grep -E "$2" "$1" | sed 's/^/#   /'; }
+
+faulted "$ignore_writes" "$ST/compat_yield_share" -d "$d" >"$work/share-knob.tap" 2>&1
+show "$work/share-knob.tap" '^(not )?ok .*knob=1'
+for sc in yield-session yield-cgroup; do
+	check "a knob that ignores writes: compat_yield_share fails $sc at knob 1" \
+		grep -qE "^not ok [0-9]+ $sc knob=1: yielder counter share" "$work/share-knob.tap"
+done
+check "a knob that ignores writes: no knob-1 test of compat_yield_share passes" \
+	bash -c '! grep -qE "^ok [0-9]+ yield-[a-z0-9]+ knob=1: " "$1"' - "$work/share-knob.tap"
+check "the knob is what it was after the fault runs ($(cat $knob))" test "$(cat $knob)" = 0
+
+faulted "$ro_cgroup" "$ST/compat_yield_share" -d "$d" >"$work/share-cg.tap" 2>&1
+faulted "$ro_cgroup" "$ST/compat_yield_latency" -d "$d" >"$work/latency-cg.tap" 2>&1
+show "$work/share-cg.tap" 'yield-cgroup knob=1'
+show "$work/latency-cg.tap" '^(not )?ok .*(cgroup|cgidle)'
+# kselftest_harness names a test FIXTURE.VARIANT.TEST: the variants with a
+# cpu cgroup or a cpu.idle group
+fails=$(grep -cE '^not ok [0-9]+ [a-z_]+\.[a-z0-9_]*(cgroup|cgidle)' "$work/latency-cg.tap")
+skips=$(grep -cE '^ok [0-9]+ [a-z_]+\.[a-z0-9_]*(cgroup|cgidle).*# SKIP' "$work/latency-cg.tap")
+check "a cgroup mkdir that fails: compat_yield_share fails yield-cgroup, compat_yield_latency fails its group variants ($fails failed, $skips skipped)" \
+	test "$(grep -cE '^not ok [0-9]+ yield-cgroup knob=1: run failed: cannot' "$work/share-cg.tap")" = 1 -a "$fails" -gt 0 -a "$skips" = 0
+rm -rf "$work"
