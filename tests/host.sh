@@ -92,7 +92,11 @@ cpu-work|2|-u x
 cpu-work|2|-c -1
 cpu-work|2|-W 5
 cpu-work|2|-r $tmp/none
-cpu-work|2|extra"
+cpu-work|2|extra
+job-gomp|2|-n 0
+job-gomp|2|-w 7
+job-gomp|2|-N a=b
+job-gomp|2|extra"
 pp_strategies="poll yield block adaptive sleep"
 pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pingpong-tcg-fig[0-9].md)
 

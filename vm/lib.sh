@@ -33,6 +33,9 @@ SCY_PACKAGES=(
 	trace-cmd:trace-cmd
 	stress-ng:stress-ng
 	openmpi-bin:mpirun
+	clang:clang
+	libomp-dev:/usr/lib/llvm-14/lib/clang/14.0.6/include/omp.h
+	libtbb-dev:/usr/include/tbb/parallel_for.h
 	libopenmpi-dev:mpicc
 	mpich:mpirun.mpich
 	libmpich-dev:mpicc.mpich
