@@ -11,7 +11,12 @@
 #     yield gives the yielder more than the limit fail, the others SKIP;
 #   - a cgroup hierarchy where mkdir fails (cgroup2 bound read-only): the
 #     cgroup placements of the share and latency kselftests fail instead of
-#     skipping.
+#     skipping;
+#   - a refused knob write that zeroes the value: the guest suite's
+#     "writing 2 fails and leaves the value as it was" fails;
+#   - a lone yielder that makes no yield, after runs that left ineffective
+#     yields in yield_stats' counters (SCY_MODULE): the guest suite's "a
+#     lone yielder's yields are ineffective" fails.
 set -u
 : "${SCY_BIN:?}"
 ST=$SCY_BIN/selftests
@@ -20,7 +25,7 @@ knob=/sys/kernel/sched_compat_yield
 d=${SCY_FAULT_SECONDS:-1}
 work=$(mktemp -d)
 
-plan 5
+plan 7
 echo "# fault guest: kernel $(uname -r), knob $(cat $knob 2>/dev/null || echo absent)"
 
 # faulted FAULT CMD...: run CMD in a mount namespace with FAULT applied
@@ -55,4 +60,21 @@ fails=$(grep -cE '^not ok [0-9]+ [a-z_]+\.[a-z0-9_]*(cgroup|cgidle)' "$work/late
 skips=$(grep -cE '^ok [0-9]+ [a-z_]+\.[a-z0-9_]*(cgroup|cgidle).*# SKIP' "$work/latency-cg.tap")
 check "a cgroup mkdir that fails: compat_yield_share fails yield-cgroup, compat_yield_latency fails its group variants ($fails failed, $skips skipped)" \
 	test "$(grep -cE '^not ok [0-9]+ yield-cgroup knob=1: run failed: cannot' "$work/share-cg.tap")" = 1 -a "$fails" -gt 0 -a "$skips" = 0
+
+# tap.sh's checks of the guest suite, in a subshell each with the fault in
+# place; their TAP line printed as a comment
+out=$( (n=0 && knob_write() { echo 0 >"$1" && return 1; } && knob_refuses $knob 2 "a faulty knob") 2>&1)
+sed 's/^/#   /' <<<"$out"
+check "a refused knob write that zeroes the value: the refusal check fails" grep -q '^not ok' <<<"$out"
+if [[ -f ${SCY_MODULE:-} ]] && insmod "$SCY_MODULE"; then
+	# ineffective yields left by a run before: a lone yielder's
+	"$SCY_BIN/yield-share" -d 0.5 -n 0 -f kv >/dev/null 2>&1
+	echo "# yield_stats before the faulty run: $(cat /sys/kernel/yield_stats/ineffective) ineffective yields"
+	out=$( (n=0 && lone_yields_ineffective /sys/kernel/yield_stats true) 2>&1)
+	sed 's/^/#   /' <<<"$out"
+	check "a lone yielder that makes no yield: the ineffective-yields check fails" grep -q '^not ok' <<<"$out"
+	rmmod yield_stats
+else
+	not_ok "a lone yielder that makes no yield: yield_stats (SCY_MODULE=${SCY_MODULE:-}) did not load"
+fi
 rm -rf "$work"

@@ -14,12 +14,14 @@ name=${1:-6.12-patched}
 kernel_parse "$name"
 [[ $flavor == patched ]] || die "faults.sh: a patched kernel (6.12-patched or 6.1-patched)"
 kdir=$(kernel_get "$name")
-make -s -C "$SCY_REPO" selftests RESULTS="$RESULTS" >&2
+make -s -C "$SCY_REPO" userspace selftests RESULTS="$RESULTS" >&2
 out=$RESULTS/faults-$name
+mod=$RESULTS/module-$name
+bash "$SCY_REPO/vm/build-module.sh" "$kdir/kdir" "$mod" "$name" >&2 || die "yield_stats.ko did not build against $name"
 plan 2
 rc=0
 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout 1500 \
-	-- env SCY_BIN="$RESULTS/bin" SCY_FAULT_SECONDS="${SCY_FAULT_SECONDS:-1}" \
+	-- env SCY_BIN="$RESULTS/bin" SCY_MODULE="$mod/yield_stats.ko" SCY_FAULT_SECONDS="${SCY_FAULT_SECONDS:-1}" \
 	bash tests/fault-suite.sh || rc=$?
 guest_verdict "$out" "$rc" "a guest of $name"
 exit "$rc"

@@ -77,13 +77,7 @@ knob_block() {
 			skip "admin guide: sysctl -w kernel.sched_compat_yield=1 turns it on" "no sysctl command"
 			skip "admin guide: a sysctl.d file is read by sysctl -p" "no sysctl command"
 		fi
-		# from 1, so that a refused write that zeroes the value is seen
-		echo 1 >$knob
-		echo 2 >$knob 2>/dev/null
-		rc=$?
-		check "admin guide: writing 2 fails ($rc) and leaves the value as it was (1: $(cat $knob))" \
-			test $rc -ne 0 -a "$(cat $knob)" = 1
-		echo 0 >$knob
+		knob_refuses $knob 2 "admin guide"
 		# 2 x 10000 random writes (valid values, near misses, random bytes up
 		# to a page) to the sysfs file and the sysctl, and non-root writes.
 		knob_fuzz "$SCY_BIN/tests" 10000
@@ -179,10 +173,7 @@ module_block() {
 			check "yield_stats on a stock kernel: compat unavailable" test "$(get compat_available)" = 0
 		fi
 		# counted from zero: the runs above may have left ineffective yields
-		echo 1 >$S/reset
-		"$SCY_BIN/yield-share" -d 1 -n 0 -f kv >/dev/null 2>&1
-		check "a lone yielder's yields are ineffective ($(get ineffective) of $(get yields))" \
-			test "$(get ineffective)" -gt 0
+		lone_yields_ineffective $S "$SCY_BIN/yield-share" -d 1 -n 0 -f kv
 		echo 1 >$S/reset
 		check "reset zeroes the counters" test "$(get yields)$(get effective)$(get ineffective)" = 000
 		check "reset refuses anything but 1" bash -c "! echo 2 >$S/reset"

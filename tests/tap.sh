@@ -73,6 +73,34 @@ ge() { is_number "$1" && is_number "$2" && awk -v a="$1" -v b="$2" 'BEGIN { exit
 # pattern matching, so that no quoting in TEXT can turn an error into a pass
 lacks() { [[ $1 != *"$2"* ]]; }
 
+# knob_refuses KNOB VALUE DESC: writing VALUE to the knob file KNOB fails
+# and leaves the value as it was; from 1, so that a refused write that
+# zeroes the value is seen. One check, DESC its description; leaves the
+# knob at 0. knob_write KNOB VALUE does the write (make check-faults puts a
+# faulty one in its place).
+knob_write() { echo "$2" >"$1"; }
+knob_refuses() {
+	local k=$1 v=$2 rc
+	echo 1 >"$k"
+	knob_write "$k" "$v" 2>/dev/null
+	rc=$?
+	check "$3: writing $v fails ($rc) and leaves the value as it was (1: $(cat "$k"))" \
+		test $rc -ne 0 -a "$(cat "$k")" = 1
+	echo 0 >"$k"
+}
+
+# lone_yields_ineffective DIR CMD...: with the counters of yield_stats (its
+# sysfs directory DIR) reset, CMD (a task yielding alone on its CPU) makes
+# ineffective yields. One check.
+lone_yields_ineffective() {
+	local d=$1
+	shift
+	echo 1 >"$d/reset"
+	"$@" >/dev/null 2>&1
+	check "a lone yielder's yields are ineffective ($(cat "$d/ineffective") of $(cat "$d/yields"))" \
+		test "$(cat "$d/ineffective")" -gt 0
+}
+
 # run_kselftest DIR NAME ARGS...: run the kselftest DIR/NAME, keep its TAP in
 # $SCY_RESULTS/NAME.tap and echo it nested (indented), then one test of
 # ours: ok when it exited with 0, or 4 (kselftest's "skip").
