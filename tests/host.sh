@@ -71,6 +71,10 @@ bench/pingpong/guest.sh|2|-F fig3
 bench/pingpong/guest.sh|2|-F fig2 -n 0
 bench/cost/knoboff-guest.sh|2|-l 0 -o /dev/null
 bench/cost/knoboff-guest.sh|2|-r 2
+bench/jobs/guest.sh|2|-r 0
+bench/jobs/guest.sh|2|-w 5
+bench/jobs/guest.sh|2|-P nowhere
+bench/jobs/guest.sh|2|-R nothing
 yield-share|non-zero|-d -1
 yield-share|non-zero|-d abc
 yield-share|non-zero|-p nowhere

@@ -36,6 +36,10 @@ SCY_PACKAGES=(
 	clang:clang
 	libomp-dev:/usr/lib/llvm-14/lib/clang/14.0.6/include/omp.h
 	libtbb-dev:/usr/include/tbb/parallel_for.h
+	slurmctld:slurmctld
+	slurmd:slurmd
+	slurm-client:srun
+	munge:munged
 	libopenmpi-dev:mpicc
 	mpich:mpirun.mpich
 	libmpich-dev:mpicc.mpich

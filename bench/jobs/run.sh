@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/jobs/run.sh [KERNEL...]: co-scheduled parallel jobs of real
+# runtimes (bench/jobs/guest.sh: OpenMP with libomp and libgomp, oneTBB,
+# Open MPI) in a 2-vCPU guest of each KERNEL (a kernel name, kernel_parse
+# in vm/lib.sh; default: 6.12-patched 6.1-patched), knob 0 and 1
+# alternating in one boot where the kernel has the knob, with the
+# yield_stats module loaded to count the yields. Writes
+# $RESULTS/bench-jobs/jobs.{csv,csv.info,md,png}: a row per job and run,
+# and the report of bench/jobs/report.py (makespan per set against one job
+# alone and against the ideal, per kernel, runtime, placement and knob).
+# REPS (default 3), STEPS (default 400), WORK=HEAVY,LIGHT (default
+# 1000,125), RUNTIMES and PLACEMENTS (default: all of bench/jobs/guest.sh).
+set -euo pipefail
+. "$(dirname "$0")/../../vm/lib.sh"
+
+out=$RESULTS/bench-jobs
+kernels=("$@")
+[[ ${#kernels[@]} -gt 0 ]] || kernels=(6.12-patched 6.1-patched)
+reps=${REPS:-3} steps=${STEPS:-400} work=${WORK:-1000,125}
+mkdir -p "$out"
+make -s -C "$SCY_REPO" userspace RESULTS="$RESULTS" >&2
+csv=$out/jobs.csv
+# APPEND=1: add the rows of this run to an earlier jobs.csv (other
+# kernels, runtimes or placements) instead of starting anew
+[[ ${APPEND:-0} == 1 && -s $csv ]] || : >"$csv"
+for k in "${kernels[@]}"; do
+	kernel_parse "$k"
+	kdir=$(kernel_get "$k")
+	mod=$out/module-$k
+	bash "$SCY_REPO/vm/build-module.sh" "$kdir/kdir" "$mod" "$k" >&2 ||
+		die "yield_stats.ko did not build against $k"
+	g=$out/guest-$k
+	mkdir -p "$g"
+	rm -f "$g/jobs.csv"
+	cp "$mod/yield_stats.ko" "$g/"
+	log "$k: bench/jobs/guest.sh -r $reps -n $steps -w $work"
+	bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$g" --timeout "${SCY_TIMEOUT:-7200}" \
+		-- env SCY_BIN="$RESULTS/bin" bash bench/jobs/guest.sh -r "$reps" -n "$steps" -w "$work" \
+		${RUNTIMES:+-R "$RUNTIMES"} ${PLACEMENTS:+-P "$PLACEMENTS"} \
+		-m /tmp/results/yield_stats.ko -o /tmp/results/jobs.csv \
+		|| die "$k: the jobs failed (see $g/job.log)"
+	[[ -s $g/jobs.csv ]] || die "$k: no jobs.csv from the guest (see $g/job.log)"
+	if [[ ! -s $csv ]]; then
+		head -n 1 "$g/jobs.csv" | sed 's/^/kernel_name,/' >"$csv"
+	fi
+	tail -n +2 "$g/jobs.csv" | sed "s/^/$k,/" >>"$csv"
+done
+# the commands of earlier runs whose rows this one added to
+prior=
+[[ ${APPEND:-0} != 1 ]] || prior=$(sed -n 's/^command=/also=/p; /^also=/p' "$csv.info" 2>/dev/null)
+{
+	[[ -z $prior ]] || echo "$prior"
+	echo "command=REPS=$reps STEPS=$steps WORK=$work${RUNTIMES:+ RUNTIMES=\"$RUNTIMES\"}${PLACEMENTS:+ PLACEMENTS=\"$PLACEMENTS\"} make bench-jobs KERNELS=\"${kernels[*]}\""
+	echo "date=$(date -u +%Y-%m-%d)"
+	echo "host=$(nproc)-core host, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo), Debian $(cat /etc/debian_version 2>/dev/null)"
+	echo "guest=2 vCPUs, QEMU TCG (multi-threaded)"
+} >"$csv.info"
+python3 "$SCY_REPO/bench/jobs/report.py" "$csv" "$out"
+log "results in $out: jobs.csv, jobs.md, jobs.png (the committed page:"
+log "  cp $out/jobs.{csv,csv.info,md,png} Documentation/results/, then"
+log "  python3 bench/jobs/report.py --readme Documentation/results/jobs.csv README.md)"

@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sourced by bench/jobs/guest.sh: Slurm 22.05 (Debian's slurmctld, slurmd,
+# munge) on this machine alone, its files under $slurm_dir, so that the
+# jobs of the "slurm" placement are real Slurm jobs: srun starts them, and
+# slurmd's cgroup v2 plugin puts each in its own tree
+# (system.slice/slurmstepd.scope/job_N/step_0/user/task_0). The partition
+# oversubscribes (OverSubscribe=FORCE:2): two jobs of two CPUs each share
+# the machine's two CPUs, as on a cluster whose admin lets jobs share
+# nodes. IgnoreSystemd=yes: there is no systemd here to create the scope,
+# slurmd makes it itself.
+#   slurm_up      start munged, slurmctld and slurmd; wait until the node
+#                 takes jobs (or die with their logs)
+#   slurm_down    stop them
+#   slurm_run NAME CMD...   run CMD as the job NAME (srun, 1 task, 2 CPUs,
+#                 no binding by Slurm: the job binds its own workers)
+
+slurm_dir=/tmp/scy-slurm
+export SLURM_CONF=$slurm_dir/slurm.conf
+
+slurm_up() {
+	local host
+	host=$(hostname)
+	rm -rf "$slurm_dir"
+	mkdir -p "$slurm_dir/state" "$slurm_dir/spool" /run/munge
+	# Slurm's daemons and srun find each other by the host's name: where it
+	# does not resolve (a guest, its /etc read-only), a hosts file that
+	# names it, bound over /etc/hosts
+	if ! getent hosts "$host" >/dev/null; then
+		{ cat /etc/hosts; echo "127.0.0.1 $host"; } >"$slurm_dir/hosts"
+		mount --bind "$slurm_dir/hosts" /etc/hosts || die "$host does not resolve and /etc/hosts cannot be replaced"
+		slurm_hosts_bound=1
+	fi
+	# Slurm asks getaddrinfo() for the wildcard address with AI_ADDRCONFIG,
+	# which finds no IPv4 on a machine whose only address is 127.0.0.1 (glibc
+	# does not count that one): a second loopback address
+	if ! ip -4 -o addr show | grep -qv ' 127\.0\.0\.1/'; then
+		ip addr add 127.0.0.2/8 dev lo || die "cannot add 127.0.0.2 to lo"
+		slurm_lo_added=1
+	fi
+	# a key of our own, for this machine alone
+	head -c 1024 /dev/urandom >"$slurm_dir/munge.key"
+	chmod 400 "$slurm_dir/munge.key"
+	munged --force --key-file="$slurm_dir/munge.key" --log-file="$slurm_dir/munged.log" \
+		--pid-file="$slurm_dir/munged.pid" --seed-file="$slurm_dir/munged.seed" ||
+		die "munged did not start: $(tail -n 3 "$slurm_dir/munged.log" 2>/dev/null)"
+	cat >"$slurm_dir/slurm.conf" <<-EOF
+		ClusterName=scy
+		SlurmctldHost=$host
+		SlurmUser=root
+		SlurmdUser=root
+		AuthType=auth/munge
+		StateSaveLocation=$slurm_dir/state
+		SlurmdSpoolDir=$slurm_dir/spool
+		SlurmctldPidFile=$slurm_dir/slurmctld.pid
+		SlurmdPidFile=$slurm_dir/slurmd.pid
+		SlurmctldLogFile=$slurm_dir/slurmctld.log
+		SlurmdLogFile=$slurm_dir/slurmd.log
+		ProctrackType=proctrack/cgroup
+		TaskPlugin=task/cgroup
+		SelectType=select/cons_tres
+		SelectTypeParameters=CR_Core
+		JobAcctGatherType=jobacct_gather/none
+		AccountingStorageType=accounting_storage/none
+		MpiDefault=none
+		ReturnToService=2
+		NodeName=$host CPUs=2 Sockets=1 CoresPerSocket=2 ThreadsPerCore=1 State=UNKNOWN
+		PartitionName=batch Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:2
+	EOF
+	cat >"$slurm_dir/cgroup.conf" <<-EOF
+		CgroupPlugin=cgroup/v2
+		IgnoreSystemd=yes
+		CgroupAutomount=yes
+		ConstrainCores=no
+		ConstrainRAMSpace=no
+	EOF
+	# slurmd makes its scope below system.slice, where systemd would have
+	# enabled the controllers; the cpu controller makes each job's tree
+	# a task group of its own
+	mkdir -p /sys/fs/cgroup/system.slice
+	for c in cpu cpuset memory; do
+		grep -qw $c /sys/fs/cgroup/cgroup.controllers || continue
+		echo +$c >/sys/fs/cgroup/cgroup.subtree_control &&
+			echo +$c >/sys/fs/cgroup/system.slice/cgroup.subtree_control ||
+			die "cannot enable the $c controller for system.slice"
+	done
+	slurmctld || die "slurmctld did not start: $(tail -n 5 "$slurm_dir/slurmctld.log" 2>/dev/null)"
+	slurmd || die "slurmd did not start: $(tail -n 5 "$slurm_dir/slurmd.log" 2>/dev/null)"
+	# the node registers with the controller: wait for it to be idle
+	local until=$((SECONDS + 60))
+	while ((SECONDS < until)); do
+		[[ $(timeout 10 sinfo -h -o %t 2>/dev/null) == idle ]] && return 0
+		sleep 0.5
+	done
+	die "the Slurm node did not come up: $(sinfo 2>&1 | tail -n 2); $(tail -n 5 "$slurm_dir/slurmd.log" 2>/dev/null)"
+}
+
+slurm_down() {
+	local f
+	scancel -u root 2>/dev/null || true
+	for f in slurmd slurmctld munged; do
+		[[ -f $slurm_dir/$f.pid ]] && kill "$(cat "$slurm_dir/$f.pid")" 2>/dev/null
+	done
+	[[ -z ${slurm_hosts_bound:-} ]] || umount /etc/hosts
+	[[ -z ${slurm_lo_added:-} ]] || ip addr del 127.0.0.2/8 dev lo
+	return 0
+}
+
+slurm_run() {
+	local name=$1
+	shift
+	srun --quiet --job-name="$name" --ntasks=1 --cpus-per-task=2 --cpu-bind=none \
+		--export=ALL "$@"
+}
