@@ -28,7 +28,7 @@ has() { grep -qx "$1" <<<"$config"; }
 knob=/sys/kernel/sched_compat_yield
 event=/sys/kernel/tracing/events/sched/sched_yield_fair
 # the blocks and the two kselftests
-plan 8
+plan 9
 
 guest_block() {
 	plan 11
@@ -264,6 +264,17 @@ tracing_block() {
 	fi
 }
 
+# Two co-scheduled OpenMP jobs in Slurm-shaped cgroups, knob 0 and 1
+# (tests/guest-jobs.sh), on the patched kernels.
+jobs_block() {
+	if [[ $has_knob != 1 || $SCY_FLAVOR != patched ]]; then
+		plan 1
+		skip "co-scheduled jobs, knob 0 against knob 1" "run on the patched guest kernels (make bench-jobs measures the others)"
+		return
+	fi
+	. "$(dirname "${BASH_SOURCE[0]}")/guest-jobs.sh"
+}
+
 # The livepatch (livepatch/) in the guests of Debian's kernels with it.
 livepatch_block() {
 	if [[ $SCY_FLAVOR == livepatch ]]; then
@@ -278,6 +289,7 @@ subtest "the guest and its kernel's configuration" guest_block
 subtest "the knob: sysfs, sysctl, admin guide, fuzzing, concurrent writers, SCHED_BATCH" knob_block
 subtest "yield_stats: counts, trace event, reset, load/unload under stress" module_block
 subtest "bench/pingpong/guest.sh at its smallest" pingpong_block
+subtest "two co-scheduled OpenMP jobs in Slurm-shaped cgroups, knob 0 and 1" jobs_block
 subtest "Documentation/tracing.md's trace-cmd recipe" tracing_block
 subtest "the livepatch: taint, refusals, cycles under stress, stock yield after unloading" livepatch_block
 # kselftests
