@@ -112,13 +112,14 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # report and the ping-pong and MPI pages that show reports, the livepatch
 # page's cost and share tables and the check report; a relative RESULTS
 # made absolute by vm/lib.sh and by the Makefile; kernel reports read from
-# a pipe, 2; the checks' machinery, 3.
+# a pipe, 2; the checks' machinery, 3; the jobs tables of the results
+# page and the README, 2.
 planned=0
 for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 2 + 2 * 2 + 3 + 2 +
-	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3))
+	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -398,5 +399,9 @@ check "Documentation/results/pingpong.md: the tables it shows are the ping-pong 
 	python3 bench/pageblock.py --check Documentation/results/pingpong.md
 check "Documentation/results/mpi.md: the tables it shows are the MPI report beside it" \
 	python3 bench/pageblock.py --check Documentation/results/mpi.md
+for page in Documentation/results/jobs.md README.md; do
+	check "$page: the jobs table is what bench/jobs/report.py makes of Documentation/results/jobs.csv" \
+		python3 bench/jobs/report.py --check "$page"
+done
 check "Documentation/results/check.md and the time table of times.md are what tests/check-report.py makes of the runs' CSV files" \
 	python3 tests/check-report.py --check

@@ -2,7 +2,8 @@
 #
 # The figure of bench/jobs/report.py: a pair's makespan as a multiple of
 # one job alone, per kernel, runtime and placement, one bar per knob value
-# (columns 2..n of the .dat file, headings quoted), and the ideal as a line.
+# (columns 2..n of the .dat file, headings quoted), the ideal and the goal
+# (ideal + 10%) as lines.
 #
 #   gnuplot -e "in='jobs.dat'; out='jobs.png'; n=3; ideal=1.125" bench/jobs/plot.gp
 set terminal pngcairo noenhanced size 1200,560 font ",10"
@@ -17,4 +18,5 @@ set yrange [0:*]
 set ylabel "makespan of the pair / one job alone"
 set title sprintf("Two co-scheduled jobs on 2 CPUs: makespan / one job alone (median over the runs); ideal %.3f", ideal)
 plot for [i=2:n] in using i:xtic(1) title columnheader(i), \
-	ideal with lines dashtype 2 lw 2 lc rgb "black" title "ideal"
+	ideal with lines dashtype 2 lw 2 lc rgb "black" title "ideal", \
+	1.1 * ideal with lines dashtype 3 lw 2 lc rgb "red" title "goal: ideal + 10%"

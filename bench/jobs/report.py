@@ -35,10 +35,12 @@ from collections import defaultdict
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import pageblock  # noqa: E402
 
-PAIRS = [("slurm", "Slurm jobs (srun, oversubscribed)"),
-         ("cgroup", "own cgroups (Slurm's tree)"),
+PAIRS = [("slurm", "Slurm jobs (srun, oversubscribed partition)"),
+         ("cgroup", "own cgroup trees (Slurm's layout, cpu controller on)"),
          ("session", "own sessions (autogroups)"),
          ("same", "one group")]
+NAMES = {"libomp": "OpenMP, LLVM libomp", "libgomp": "OpenMP, GNU libgomp",
+         "openmpi-auto": "Open MPI, yield as it picks when oversubscribed"}
 HARVEST = [("harvest-idle", "SCHED_IDLE task per CPU"),
            ("harvest-cgidle", "a task per CPU in a cpu.idle group")]
 RUNTIMES = ["libomp", "libgomp", "libomp-sleep", "libgomp-passive", "onetbb",
@@ -185,7 +187,7 @@ def readme_table(summ):
         if not any(key[1] == rt for key in summ):
             continue
         for pl, what in PAIRS:
-            row = [rt, what]
+            row = [NAMES[rt], what]
             for kn, k in cols:
                 v = rel(summ, kn, rt, pl, k)
                 row.append(f"{v[0]:.2f}x" if v else "-")
