@@ -109,7 +109,7 @@ check-debug: deps
 # tree that refuses mkdir), in a guest of K (default 6.12-patched): they
 # must fail (tests/faults.sh, tests/fault-suite.sh).
 check-faults: deps selftests
-	@bash tests/faults.sh $(if $(filter command line,$(origin K)),$(K))
+	@bash tests/faults.sh $(K)
 
 # Benchmarks in a guest of the kernel K (e.g. 6.12-stock: the baseline).
 bench-share bench-mpi: deps

@@ -157,6 +157,7 @@ static void report_yield(const char *tag, int s, int ret, const char *err,
 {
 	double cs = res->yielder_counter_share, ts = res->yielder_cpu_share;
 	double k0 = knob0[s].share;
+	char why[128];
 
 	if (ret == SCY_EUNSUPPORTED) {
 		ksft_test_result_skip("%s: %s\n", tag, err);
@@ -172,13 +173,18 @@ static void report_yield(const char *tag, int s, int ret, const char *err,
 		return;
 	}
 	if (!knob0[s].ran || knob0[s].ret) {
-		ksft_test_result_skip("%s: yielder counter share %.4f (cpu share %.4f): no knob-0 run of this scenario to compare with\n",
-				      tag, cs, ts);
+		ksft_test_result_skip("%s: yielder counter share %.4f (cpu share %.4f): %s\n",
+				      tag, cs, ts,
+				      "no knob-0 run of this scenario to compare with");
 		return;
 	}
 	if (k0 <= KNOB1_MAX_COUNTER_SHARE) {
-		ksft_test_result_skip("%s: yielder counter share %.4f (cpu share %.4f): the stock yield already gave %.4f <= %.2f here, the limit cannot tell compat from stock\n",
-				      tag, cs, ts, k0, KNOB1_MAX_COUNTER_SHARE);
+		snprintf(why, sizeof(why),
+			 "the stock yield already gave %.4f <= %.2f here, %s",
+			 k0, KNOB1_MAX_COUNTER_SHARE,
+			 "the limit cannot tell compat from stock");
+		ksft_test_result_skip("%s: yielder counter share %.4f (cpu share %.4f): %s\n",
+				      tag, cs, ts, why);
 		return;
 	}
 	ksft_test_result(cs <= KNOB1_MAX_COUNTER_SHARE,
