@@ -88,12 +88,25 @@ def summarize(sets):
     return out
 
 
+FLAVORS = ["stock", "patched", "debian", "livepatch"]
+
+
 def kernels_of(summ):
+    """the kernels' names, by version (as they come) and then flavor"""
     seen = []
     for (kn, _, _, _) in summ:
         if kn not in seen:
             seen.append(kn)
-    return seen
+    versions = []
+    for kn in seen:
+        v = kn.split("-")[0]
+        if v not in versions:
+            versions.append(v)
+
+    def key(kn):
+        v, _, f = kn.partition("-")
+        return (versions.index(v), FLAVORS.index(f) if f in FLAVORS else len(FLAVORS), kn)
+    return sorted(seen, key=key)
 
 
 def knobs_of(summ, kn):
@@ -122,8 +135,9 @@ def page_table(summ):
         lines.append(f"#### {kn}\n")
         head = ["runtime", "placement"]
         for k in knobs:
-            head += [f"knob {k}: makespan / alone", f"knob {k}: heavy CPU",
-                     f"knob {k}: yields/s"]
+            what = "stock" if k == "stock" else f"knob {k}"
+            head += [f"{what}: makespan / alone", f"{what}: heavy CPU",
+                     f"{what}: yields/s"]
         if "0" in knobs and "1" in knobs:
             head += ["knob 1 / knob 0", "knob 1 / ideal"]
         lines.append("| " + " | ".join(head) + " |")
@@ -164,7 +178,8 @@ def page_table(summ):
         if hrows:
             head = ["runtime", "extra work"]
             for k in knobs:
-                head += [f"knob {k}: job's time / alone", f"knob {k}: harvested"]
+                what = "stock" if k == "stock" else f"knob {k}"
+                head += [f"{what}: job's time / alone", f"{what}: harvested"]
             lines.append("| " + " | ".join(head) + " |")
             lines.append("|" + "---|" * 2 + "---:|" * (len(head) - 2))
             lines += hrows
@@ -180,7 +195,7 @@ def readme_table(summ):
         for k in knobs_of(summ, kn):
             cols.append((kn, k))
     head = ["runtime", "placement"] + [
-        f"{kn} {'stock' if k == 'stock' else 'knob ' + k}" for kn, k in cols]
+        kn if k == "stock" else f"{kn} knob {k}" for kn, k in cols]
     lines = ["| " + " | ".join(head) + " |",
              "|" + "---|" * 2 + "---:|" * len(cols)]
     for rt in ("libomp", "openmpi-auto"):

@@ -49,7 +49,7 @@ for k in "${kernels[@]}"; do
 done
 # the commands of earlier runs whose rows this one added to
 prior=
-[[ ${APPEND:-0} != 1 ]] || prior=$(sed -n 's/^command=/also=/p; /^also=/p' "$csv.info" 2>/dev/null)
+[[ ${APPEND:-0} != 1 ]] || prior=$(sed -n '/^also=/p; s/^command=/also=/p' "$csv.info" 2>/dev/null)
 {
 	[[ -z $prior ]] || echo "$prior"
 	echo "command=REPS=$reps STEPS=$steps WORK=$work${RUNTIMES:+ RUNTIMES=\"$RUNTIMES\"}${PLACEMENTS:+ PLACEMENTS=\"$PLACEMENTS\"} make bench-jobs KERNELS=\"${kernels[*]}\""
