@@ -68,7 +68,7 @@ cp "$ref/kernel/sched/fair.c" "$out/fair/kernel/sched/"
 awk '/^diff --git / { on = ($3 == "a/kernel/sched/fair.c") } /^-- $/ { on = 0 } on' "$first" |
 	patch -d "$out/fair" -p1 -s -f --no-backup-if-mismatch >/dev/null ||
 	die "${first#"$SCY_REPO"/} does not apply to linux-source-$kver's fair.c"
-{ cat "$dk/.config"; echo CONFIG_SCHED_COMPAT_YIELD=y; } >"$out/fair/config"
+{ cat "$dk/.config"; echo CONFIG_SCHED_COMPAT_YIELD=y; echo CONFIG_SCHED_COMPAT_YIELD_SYSCTL=y; } >"$out/fair/config"
 # Every definition the series adds or changes in fair.c is copied (or is
 # boot-only): the livepatch does what the patched kernel does.
 changed=$(python3 "$SCY_REPO/livepatch/extract.py" --changed "$out/fair/config" \

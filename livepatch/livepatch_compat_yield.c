@@ -15,9 +15,12 @@
  *
  * yield_task_fair() and yield_to_task_fair() are replaced: the second so
  * that yield_to() (KVM's directed yield) keeps the default path, as in
- * the series. The switch's files, /sys/kernel/sched_compat_yield and
- * kernel.sched_compat_yield, exist while the patch is enabled, with the
- * series' ABI; the switch is 0 when they appear.
+ * the series. The switch's files exist while the patch is enabled, with
+ * the series' ABI: /sys/kernel/sched_compat_yield and, when the module is
+ * loaded with sysctl=1, kernel.sched_compat_yield (the series' option
+ * CONFIG_SCHED_COMPAT_YIELD_SYSCTL, off by default there too: programs
+ * such as OpenJ9 JVMs read that file and wait differently when it holds
+ * 0). The switch is 0 when they appear.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -57,6 +60,10 @@ extern void lp_test_missing_symbol(void) __weak;
 static int lp_never;
 #endif
 
+static bool sysctl;
+module_param(sysctl, bool, 0444);
+MODULE_PARM_DESC(sysctl, "Also offer the kernel.sched_compat_yield sysctl (default: no)");
+
 static struct ctl_table_header *lp_sysctl;
 
 /* Before the new functions run: the switch's files, the switch at 0. */
@@ -68,11 +75,13 @@ static int lp_pre_patch(struct klp_object *obj)
 	if (READ_ONCE(lp_never))
 		lp_test_missing_symbol();
 #endif
-	lp_sysctl = register_sysctl("kernel", sched_compat_yield_sysctls);
-	if (!lp_sysctl)
-		return -ENOMEM;
+	if (sysctl) {
+		lp_sysctl = register_sysctl("kernel", sched_compat_yield_sysctls);
+		if (!lp_sysctl)
+			return -ENOMEM;
+	}
 	ret = sysfs_create_file(kernel_kobj, &sched_compat_yield_attr.attr);
-	if (ret) {
+	if (ret && lp_sysctl) {
 		unregister_sysctl_table(lp_sysctl);
 		lp_sysctl = NULL;
 	}
@@ -86,7 +95,8 @@ static int lp_pre_patch(struct klp_object *obj)
 static void lp_post_unpatch(struct klp_object *obj)
 {
 	sysfs_remove_file(kernel_kobj, &sched_compat_yield_attr.attr);
-	unregister_sysctl_table(lp_sysctl);
+	if (lp_sysctl)
+		unregister_sysctl_table(lp_sysctl);
 	lp_sysctl = NULL;
 	sched_compat_yield_set(false);
 }

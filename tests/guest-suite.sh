@@ -57,15 +57,30 @@ knob_block() {
 		boot=$(sed -n 's/.*sched_compat_yield=\([01]\).*/\1/p' /proc/cmdline)
 		check "knob $knob exists, ${boot:-0} at boot (sched_compat_yield=${boot:-absent})" \
 			test "$(cat $knob 2>/dev/null)" = "${boot:-0}"
-		check "sysctl kernel.sched_compat_yield agrees" \
-			test "$(cat /proc/sys/kernel/sched_compat_yield 2>/dev/null)" = "${boot:-0}"
+		# The sysctl is there with CONFIG_SCHED_COMPAT_YIELD_SYSCTL=y (the
+		# small patched guests), or the livepatch loaded with sysctl=1;
+		# otherwise it must be absent, as on a stock kernel.
+		sysctl=0
+		has CONFIG_SCHED_COMPAT_YIELD_SYSCTL=y && sysctl=1
+		[[ $SCY_FLAVOR != livepatch ]] ||
+			sysctl=$(tr YN 10 </sys/module/livepatch_compat_yield/parameters/sysctl)
+		if [[ $sysctl == 1 ]]; then
+			check "sysctl kernel.sched_compat_yield agrees" \
+				test "$(cat /proc/sys/kernel/sched_compat_yield 2>/dev/null)" = "${boot:-0}"
+		else
+			check "no sysctl kernel.sched_compat_yield (CONFIG_SCHED_COMPAT_YIELD_SYSCTL is not set)" \
+				test ! -e /proc/sys/kernel/sched_compat_yield
+		fi
 		echo 0 >$knob
 		# Documentation/admin-guide.md, sections 2 and 5, as an admin types them.
 		echo 1 > /sys/kernel/sched_compat_yield
 		check "admin guide: echo 1 > /sys/kernel/sched_compat_yield turns it on" test "$(cat $knob)" = 1
 		echo 0 > /sys/kernel/sched_compat_yield
 		check "admin guide: echo 0 > /sys/kernel/sched_compat_yield rolls back" test "$(cat $knob)" = 0
-		if command -v sysctl >/dev/null 2>&1; then
+		if [[ $sysctl == 0 ]]; then
+			skip "admin guide: sysctl -w kernel.sched_compat_yield=1 turns it on" "this kernel has no kernel.sched_compat_yield"
+			skip "admin guide: a sysctl.d file is read by sysctl -p" "this kernel has no kernel.sched_compat_yield"
+		elif command -v sysctl >/dev/null 2>&1; then
 			sysctl -q -w kernel.sched_compat_yield=1
 			check "admin guide: sysctl -w kernel.sched_compat_yield=1 turns it on" test "$(cat $knob)" = 1
 			# the line the guide puts in /etc/sysctl.d/90-compat-yield.conf

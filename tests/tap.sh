@@ -119,8 +119,9 @@ run_kselftest() {
 }
 
 # knob_fuzz TOOLDIR WRITES: knob-fuzz's WRITES random writes, alternating
-# sysfs and sysctl, starting from 0 and again from 1 (seeds 1 and 2), then
-# the non-root writes; a check each. Leaves the knob at 0.
+# sysfs and sysctl (sysfs only where the kernel has no sysctl), starting
+# from 0 and again from 1 (seeds 1 and 2), then the non-root writes; a
+# check each. Leaves the knob at 0.
 knob_fuzz() {
 	local tt=$1 writes=$2 start out rc t0
 	for start in 0 1; do
@@ -129,7 +130,7 @@ knob_fuzz() {
 		out=$("$tt/knob-fuzz" fuzz -n "$writes" -s $((start + 1)) 2>&1)
 		rc=$?
 		echo "# $out ($(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }') s)"
-		check "knob fuzzing from $start: $writes writes, invalid ones EINVAL, value only changed by valid ones" \
+		check "knob fuzzing from $start ($(knob_files)): $writes writes, invalid ones EINVAL, value only changed by valid ones" \
 			test $rc = 0
 	done
 	out=$("$tt/knob-fuzz" nonroot 2>&1)
@@ -148,8 +149,18 @@ live_reports() {
 # new_reports COUNT: the report lines after the first COUNT (live_reports)
 new_reports() { live_reports | tail -n +$(($1 + 1)); }
 
+# knob_files: which files reach the knob here, for the checks' text
+knob_files() {
+	if [[ -e /proc/sys/kernel/sched_compat_yield ]]; then
+		echo "sysfs and sysctl mixed"
+	else
+		echo "sysfs; no sysctl"
+	fi
+}
+
 # knob_storm TOOLDIR WRITES [PROCS]: knob-fuzz storm: PROCS processes
-# (default 4; half through the sysfs file, half through the sysctl) write 1
+# (default 4; half through the sysfs file, half through the sysctl where
+# the kernel has it, else all through the sysfs file) write 1
 # and 0 at once, WRITES in all, in rounds that each end with one write
 # after all the others, which every process must then read from both
 # files. Two checks: every write succeeded and every read showed the last
@@ -160,7 +171,7 @@ knob_storm() {
 	local tt=$1 writes=$2 procs=${3:-4} k=/sys/kernel/sched_compat_yield
 	local before out rc new what="concurrent knob writers"
 	if [[ ! -w $k ]]; then
-		skip "$what: $writes writes from $procs processes (sysfs and sysctl mixed)" "no writable $k"
+		skip "$what: $writes writes from $procs processes ($(knob_files))" "no writable $k"
 		skip "no kernel warning during the concurrent knob writes" "no writable $k"
 		return
 	fi
@@ -171,9 +182,9 @@ knob_storm() {
 	sed 's/^/# /' <<<"$out"
 	out=$(grep '^storm ' <<<"$out")
 	if [[ -z $out ]]; then
-		not_ok "$what: $writes writes from $procs processes (sysfs and sysctl mixed): no summary (exit status $rc)"
+		not_ok "$what: $writes writes from $procs processes ($(knob_files)): no summary (exit status $rc)"
 	else
-		check "$what: $(field writes "$out") writes from $procs processes (sysfs and sysctl mixed), all succeeded, final value = last written ($(field failed "$out") failed, $(field wrong_reads "$out") wrong reads after $(field rounds "$out") rounds, $(field final_wrong "$out") wrong of $(field final_checks "$out") final checks, $(field seconds "$out") s)" \
+		check "$what: $(field writes "$out") writes from $procs processes ($(knob_files)), all succeeded, final value = last written ($(field failed "$out") failed, $(field wrong_reads "$out") wrong reads after $(field rounds "$out") rounds, $(field final_wrong "$out") wrong of $(field final_checks "$out") final checks, $(field seconds "$out") s)" \
 			test "$rc" = 0
 	fi
 	new=$(new_reports "$before")

@@ -4,7 +4,7 @@
 # build-kernel.sh [--cached] KVER PATCHED [debug|debconfig]: build a small
 # guest kernel from Debian's linux-source-KVER, with the series from
 # kernel-patches/vKVER applied when PATCHED=1, on top of tinyconfig plus vm/guest.config (and
-# vm/patched.config). "debug" adds vm/debug.config (KASAN, lockdep, UBSAN,
+# vm/patched.config and vm/sysctl.config). "debug" adds vm/debug.config (KASAN, lockdep, UBSAN,
 # KMEMLEAK, ...) to a patched kernel, applies vm/debug-patches/vKVER (fixes of
 # kernel bugs that only the debug options expose) and builds it in a work
 # tree of its own. "debconfig" builds the patched kernel with Debian's own
@@ -41,7 +41,7 @@ flavor=stock
 frags=("$SCY_REPO/vm/guest.config")
 if [[ $patched == 1 ]]; then
 	flavor=patched
-	frags+=("$SCY_REPO/vm/patched.config")
+	frags+=("$SCY_REPO/vm/patched.config" "$SCY_REPO/vm/sysctl.config")
 fi
 # Debug kernels also get vm/debug-patches/vKVER: fixes of kernel bugs that
 # only the debug options expose (none touches the scheduler); they are part

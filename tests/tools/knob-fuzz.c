@@ -30,6 +30,9 @@
  *	reliably is a WARNING in its log (static_key_disable() racing an
  *	enable): the caller checks the log.
  *
+ * Where the kernel has no kernel.sched_compat_yield sysctl, every write and
+ * read goes through the sysfs file (the summary says sysctl=0).
+ *
  * Prints one "key=value ..." summary line; exit status 0 when every check
  * held, 1 otherwise, 2 on bad usage. The knob's prior value is restored.
  */
@@ -39,6 +42,7 @@
 #include <grp.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +71,13 @@ static void usage(void)
 #include "number.h"
 #include "place.h"
 #include "task.h"
+
+/*
+ * The second file: the sysctl, or the sysfs file again on a kernel without
+ * kernel.sched_compat_yield (CONFIG_SCHED_COMPAT_YIELD_SYSCTL not set).
+ */
+static const char *knob2 = SCY_KNOB_SYSCTL;
+static bool have_sysctl = true;
 
 /* The knob's value through @path: 0 or 1, or -1 after printing why. */
 static int read_knob(const char *path)
@@ -149,15 +160,15 @@ static int fuzz(long writes, unsigned int seed)
 	int value, prior;
 
 	prior = read_knob(SCY_KNOB_SYSFS);
-	if (prior < 0 || read_knob(SCY_KNOB_SYSCTL) != prior)
+	if (prior < 0 || read_knob(knob2) != prior)
 		return 1;
 	value = prior;
 	for (i = 0; i < writes; i++) {
-		const char *path = i % 2 ? SCY_KNOB_SYSCTL : SCY_KNOB_SYSFS;
+		const char *path = i % 2 ? knob2 : SCY_KNOB_SYSFS;
 		size_t len = make_input(buf, &seed);
 		int want = valid_value(buf, len);
 		int err = write_knob(path, buf, len);
-		int now = read_knob(SCY_KNOB_SYSFS), now2 = read_knob(SCY_KNOB_SYSCTL);
+		int now = read_knob(SCY_KNOB_SYSFS), now2 = read_knob(knob2);
 
 		if (want >= 0) {
 			valid++;
@@ -179,8 +190,9 @@ static int fuzz(long writes, unsigned int seed)
 		}
 	}
 	write_knob(SCY_KNOB_SYSFS, prior ? "1" : "0", 1);
-	printf("fuzz writes=%ld valid=%ld invalid=%ld wrong=%ld seed=%u restored=%d\n",
-	       writes, valid, invalid, bad, seed0, read_knob(SCY_KNOB_SYSFS) == prior);
+	printf("fuzz sysctl=%d writes=%ld valid=%ld invalid=%ld wrong=%ld seed=%u restored=%d\n",
+	       have_sysctl, writes, valid, invalid, bad, seed0,
+	       read_knob(SCY_KNOB_SYSFS) == prior);
 	return bad ? 1 : 0;
 }
 
@@ -230,7 +242,7 @@ static int nonroot(void)
 	if (pid < 0)
 		return 1;
 	if (pid == 0) {
-		const char *paths[] = { SCY_KNOB_SYSFS, SCY_KNOB_SYSCTL };
+		const char *paths[] = { SCY_KNOB_SYSFS, knob2 };
 		int i, wrong = 0;
 
 		if (setgroups(0, NULL) || setgid(65534) || setuid(65534)) {
@@ -250,9 +262,9 @@ static int nonroot(void)
 	}
 	if (waitpid(pid, &status, 0) != pid)
 		return 1;
-	printf("nonroot refused=%d unchanged=%d\n",
-	       WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	       read_knob(SCY_KNOB_SYSFS) == prior && read_knob(SCY_KNOB_SYSCTL) == prior);
+	printf("nonroot sysctl=%d refused=%d unchanged=%d\n",
+	       have_sysctl, WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       read_knob(SCY_KNOB_SYSFS) == prior && read_knob(knob2) == prior);
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
 	       read_knob(SCY_KNOB_SYSFS) == prior ? 0 : 1;
 }
@@ -299,7 +311,7 @@ static int storm_barrier(struct storm *s)
 
 static const char *storm_path(int i)
 {
-	return i % 2 ? SCY_KNOB_SYSCTL : SCY_KNOB_SYSFS;
+	return i % 2 ? knob2 : SCY_KNOB_SYSFS;
 }
 
 /* Writer @i writes @v through @fd (its own open of its path), counted in @count. */
@@ -329,7 +341,7 @@ static void storm_write(struct storm *s, int i, int fd, int v, long *count)
 /* Both files read @v; else count and describe it. */
 static void storm_expect(struct storm *s, int i, int round, int v)
 {
-	int a = read_knob(SCY_KNOB_SYSFS), b = read_knob(SCY_KNOB_SYSCTL);
+	int a = read_knob(SCY_KNOB_SYSFS), b = read_knob(knob2);
 
 	if (a == v && b == v)
 		return;
@@ -380,7 +392,7 @@ static int storm(int nprocs, long writes, long rounds)
 	struct storm *s;
 
 	prior = read_knob(SCY_KNOB_SYSFS);
-	if (prior < 0 || read_knob(SCY_KNOB_SYSCTL) != prior)
+	if (prior < 0 || read_knob(knob2) != prior)
 		return 1;
 	for (i = 0; i < 2; i++) {
 		fd = open(storm_path(i), O_WRONLY);
@@ -439,12 +451,12 @@ static int storm(int nprocs, long writes, long rounds)
 	}
 	/* One process, no one else writing: each value through each file. */
 	for (i = 0; i < 4; i++) {
-		const char *path = i == 1 || i == 2 ? SCY_KNOB_SYSCTL : SCY_KNOB_SYSFS;
+		const char *path = i == 1 || i == 2 ? knob2 : SCY_KNOB_SYSFS;
 		int v = i % 2 ? 0 : 1, err, a, b;
 
 		err = write_knob(path, v ? "1\n" : "0\n", 2);
 		a = read_knob(SCY_KNOB_SYSFS);
-		b = read_knob(SCY_KNOB_SYSCTL);
+		b = read_knob(knob2);
 		if (err || a != v || b != v) {
 			final_wrong++;
 			fprintf(stderr, "%s: after the storm, writing %d to %s: %s; reads %d (sysfs) and %d (sysctl)\n",
@@ -452,8 +464,9 @@ static int storm(int nprocs, long writes, long rounds)
 		}
 	}
 	write_knob(SCY_KNOB_SYSFS, prior ? "1" : "0", 1);
-	printf("storm procs=%d writes=%ld failed=%ld rounds=%ld last_writes=%ld wrong_reads=%ld final_checks=4 final_wrong=%d seconds=%.3f writes_per_s=%.0f writers_ok=%d restored=%d\n",
-	       nprocs, total, failed, rounds, last, wrong, final_wrong,
+	printf("storm sysctl=%d procs=%d writes=%ld failed=%ld rounds=%ld last_writes=%ld wrong_reads=%ld final_checks=4 final_wrong=%d seconds=%.3f writes_per_s=%.0f writers_ok=%d restored=%d\n",
+	       have_sysctl, nprocs, total, failed, rounds, last,
+	       wrong, final_wrong,
 	       elapsed, (total + last) / elapsed, !died, read_knob(SCY_KNOB_SYSFS) == prior);
 	return failed || wrong || final_wrong || died ? 1 : 0;
 }
@@ -468,6 +481,10 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		usage();
 	mode = argv[1];
+	if (access(SCY_KNOB_SYSCTL, F_OK) && errno == ENOENT) {
+		knob2 = SCY_KNOB_SYSFS;
+		have_sysctl = false;
+	}
 	optind = 2;
 	while ((c = getopt(argc, argv, "n:s:d:p:r:h")) != -1) {
 		switch (c) {
