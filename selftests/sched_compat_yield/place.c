@@ -39,7 +39,10 @@
  */
 static struct {
 	sig_atomic_t cg_dirs;		/* how many of cg_dir[] exist */
-	char cg_dir[1 + SCY_CG_MAX_LEAVES][PATH_MAX]; /* base, leaves */
+	/* base first, then every group below it, parents before children */
+	char cg_dir[SCY_CG_MAX_DIRS][PATH_MAX];
+	int cg_leaf[SCY_CG_MAX_LEAVES];	/* a leaf's index in cg_dir[] */
+	int cg_leaves;			/* leaves of the current setup */
 	sig_atomic_t cg_root_enabled;	/* we wrote +cpu there */
 	char cg_root_ctl[PATH_MAX];
 	sig_atomic_t ag_prior;		/* autogroup value to restore */
@@ -317,7 +320,7 @@ void scy_cgroup_cleanup(void)
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	int i, try;
 
-	/* cg_dir[0] is the parent of the others: remove it last */
+	/* parents come before their children in cg_dir[]: remove backwards */
 	for (i = READ_ONCE(st.cg_dirs) - 1; i >= 0; i--) {
 		for (try = 0; try < 100; try++) {
 			if (!rmdir(st.cg_dir[i]) || errno == ENOENT)
@@ -329,10 +332,100 @@ void scy_cgroup_cleanup(void)
 		}
 	}
 	WRITE_ONCE(st.cg_dirs, 0);
+	st.cg_leaves = 0;
 	if (READ_ONCE(st.cg_root_enabled)) {
 		scy_write_str(st.cg_root_ctl, "-cpu");
 		WRITE_ONCE(st.cg_root_enabled, 0);
 	}
+}
+
+/* Index of @dir in cg_dir[0..n-1], or -1 */
+static int cg_find(const char *dir, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(st.cg_dir[i], dir))
+			return i;
+	return -1;
+}
+
+/*
+ * Plan the groups of a setup: cg_dir[0] the base, then each leaf's
+ * ancestors below the base and the leaf, every group once, parents before
+ * children.  The number of groups, or -1 with the reason in @err.
+ */
+static int cg_plan(const char *mnt, const char *name,
+		   const char * const *leaves, int nr, char *err,
+		   size_t errlen)
+{
+	char dir[PATH_MAX];
+	size_t blen;
+	int n = 1, i, k;
+	const char *p;
+
+	snprintf(st.cg_dir[0], PATH_MAX, "%s/%s", mnt, name);
+	blen = strlen(st.cg_dir[0]);
+	for (i = 0; i < nr; i++) {
+		if (!leaves[i][0] || leaves[i][0] == '/' ||
+		    strstr(leaves[i], "//") ||
+		    leaves[i][strlen(leaves[i]) - 1] == '/' ||
+		    blen + 1 + strlen(leaves[i]) >= PATH_MAX) {
+			snprintf(err, errlen, "invalid cgroup path \"%s\"",
+				 leaves[i]);
+			return -1;
+		}
+		/* each prefix of the path up to a '/', then the whole path */
+		for (p = leaves[i];; p++) {
+			if (*p && *p != '/')
+				continue;
+			snprintf(dir, sizeof(dir), "%s/%.*s", st.cg_dir[0],
+				 (int)(p - leaves[i]), leaves[i]);
+			k = cg_find(dir, n);
+			if (k < 0) {
+				if (n == SCY_CG_MAX_DIRS) {
+					snprintf(err, errlen,
+						 "more than %d cgroups",
+						 SCY_CG_MAX_DIRS);
+					return -1;
+				}
+				k = n++;
+				snprintf(st.cg_dir[k], PATH_MAX, "%s", dir);
+			}
+			if (!*p)
+				break;
+		}
+		st.cg_leaf[i] = k;
+	}
+	/* a leaf holds tasks: no group of the setup may be below it */
+	for (i = 0; i < nr; i++) {
+		const char *leaf = st.cg_dir[st.cg_leaf[i]];
+		size_t l = strlen(leaf);
+
+		for (k = 1; k < n; k++) {
+			if (!strncmp(st.cg_dir[k], leaf, l) &&
+			    st.cg_dir[k][l] == '/') {
+				snprintf(err, errlen,
+					 "cgroup %s holds tasks and groups",
+					 leaves[i]);
+				return -1;
+			}
+		}
+	}
+	return n;
+}
+
+/* Is cg_dir[@k] the parent of another group of the setup (of @n)? */
+static bool cg_has_child(int k, int n)
+{
+	size_t l = strlen(st.cg_dir[k]);
+	int i;
+
+	for (i = k + 1; i < n; i++)
+		if (!strncmp(st.cg_dir[i], st.cg_dir[k], l) &&
+		    st.cg_dir[i][l] == '/')
+			return true;
+	return false;
 }
 
 int scy_cgroup_setup(const char *base, const char * const *leaves, int nr,
@@ -343,7 +436,7 @@ int scy_cgroup_setup(const char *base, const char * const *leaves, int nr,
 	char path[PATH_MAX + 64], list[512];
 	const char *hint;
 	ssize_t n;
-	int e, i;
+	int e, i, ndirs;
 
 	if (nr < 0 || nr > SCY_CG_MAX_LEAVES) {
 		snprintf(err, errlen, "invalid number of cgroups %d", nr);
@@ -367,6 +460,15 @@ int scy_cgroup_setup(const char *base, const char * const *leaves, int nr,
 		return SCY_EUNSUPPORTED;
 	}
 
+	if (base)
+		snprintf(name, sizeof(name), "%s", base);
+	else
+		snprintf(name, sizeof(name), "scy-%d", (int)getpid());
+	ndirs = cg_plan(mnt, name, leaves, nr, err, errlen);
+	if (ndirs < 0)
+		return SCY_EFAIL;
+	st.cg_leaves = nr;
+
 	hint = geteuid() ? " (not root)" : "";
 	snprintf(st.cg_root_ctl, sizeof(st.cg_root_ctl),
 		 "%s/cgroup.subtree_control", mnt);
@@ -387,45 +489,32 @@ int scy_cgroup_setup(const char *base, const char * const *leaves, int nr,
 		WRITE_ONCE(st.cg_root_enabled, 1);
 	}
 
-	if (base)
-		snprintf(name, sizeof(name), "%s", base);
-	else
-		snprintf(name, sizeof(name), "scy-%d", (int)getpid());
-	snprintf(st.cg_dir[0], PATH_MAX, "%s/%s", mnt, name);
-	for (i = 0; i < nr; i++)
-		snprintf(st.cg_dir[i + 1], PATH_MAX, "%s/%s/%s", mnt, name,
-			 leaves[i]);
-
 	/* left over from a run of a process with our pid that was killed? */
-	for (i = 0; i < nr; i++)
-		rmdir(st.cg_dir[i + 1]);
-	rmdir(st.cg_dir[0]);
+	for (i = ndirs - 1; i >= 0; i--)
+		rmdir(st.cg_dir[i]);
 
-	WRITE_ONCE(st.cg_dirs, 1);
-	if (mkdir(st.cg_dir[0], 0755)) {
-		e = errno;
-		snprintf(err, errlen, "cannot create %s: %s%s", st.cg_dir[0],
-			 strerror(e), hint);
-		goto fail;
-	}
-	/* a group with processes cannot enable controllers below it */
-	if (nr) {
+	/*
+	 * Parents first; a group with processes cannot enable controllers
+	 * below it: the cpu controller is enabled in every group that has
+	 * groups of the setup below it, before they are created.
+	 */
+	for (i = 0; i < ndirs; i++) {
+		WRITE_ONCE(st.cg_dirs, i + 1);
+		if (mkdir(st.cg_dir[i], 0755)) {
+			e = errno;
+			snprintf(err, errlen, "cannot create %s: %s%s",
+				 st.cg_dir[i], strerror(e), hint);
+			goto fail;
+		}
+		if (!cg_has_child(i, ndirs))
+			continue;
 		snprintf(path, sizeof(path), "%s/cgroup.subtree_control",
-			 st.cg_dir[0]);
+			 st.cg_dir[i]);
 		e = scy_write_str(path, "+cpu");
 		if (e) {
 			snprintf(err, errlen,
 				 "cannot enable the cpu controller in %s: %s%s",
 				 path, strerror(e), hint);
-			goto fail;
-		}
-	}
-	for (i = 0; i < nr; i++) {
-		WRITE_ONCE(st.cg_dirs, i + 2);
-		if (mkdir(st.cg_dir[i + 1], 0755)) {
-			e = errno;
-			snprintf(err, errlen, "cannot create %s: %s%s",
-				 st.cg_dir[i + 1], strerror(e), hint);
 			goto fail;
 		}
 	}
@@ -435,9 +524,21 @@ fail:
 	return setup_error(e);
 }
 
+/* Index in cg_dir[] of leaf @leaf (-1: the base), or -1 */
+static int cg_index(int leaf)
+{
+	if (leaf == -1)
+		return 0;
+	if (leaf < 0 || leaf >= st.cg_leaves)
+		return -1;
+	return st.cg_leaf[leaf];
+}
+
 const char *scy_cgroup_dir(int leaf)
 {
-	return st.cg_dir[leaf + 1];
+	int k = cg_index(leaf);
+
+	return k < 0 ? "" : st.cg_dir[k];
 }
 
 int scy_cgroup_join(int leaf)
@@ -451,11 +552,10 @@ int scy_cgroup_join(int leaf)
 int scy_cgroup_write(int leaf, const char *file, const char *val)
 {
 	char path[PATH_MAX + 64];
-	int e = ENOENT;
+	int e = ENOENT, k = cg_index(leaf);
 
-	if (leaf >= -1 && leaf + 1 < READ_ONCE(st.cg_dirs)) {
-		snprintf(path, sizeof(path), "%s/%s", st.cg_dir[leaf + 1],
-			 file);
+	if (k >= 0 && k < READ_ONCE(st.cg_dirs)) {
+		snprintf(path, sizeof(path), "%s/%s", st.cg_dir[k], file);
 		e = scy_write_str(path, val);
 	}
 	return e;

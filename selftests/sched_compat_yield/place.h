@@ -36,8 +36,10 @@
 #define SCY_KNOB_SYSFS		"/sys/kernel/sched_compat_yield"
 #define SCY_KNOB_SYSCTL		"/proc/sys/kernel/sched_compat_yield"
 
-/* Groups scy_cgroup_setup() can create below its base group */
+/* Groups scy_cgroup_setup() can create below its base group: leaves */
 #define SCY_CG_MAX_LEAVES	4
+/* ... and in all, with the base and the leaves' ancestors */
+#define SCY_CG_MAX_DIRS		16
 
 /* Return values of the setup functions (and of scy_run(), see share.h) */
 enum scy_status {
@@ -92,8 +94,13 @@ int scy_cgroup2_self(char *path, size_t len);
  * Create the group @base ("scy-<pid>" if NULL) below the cgroup2 root and,
  * if @nr > 0, the groups @leaves[0..nr-1] below it, with the cpu controller
  * enabled on the way (in the root and, with leaves, in @base).  With no
- * leaves @base itself is the group tasks join.  Leftovers of that name (of
- * a killed run) are removed first.  SCY_OK; SCY_EUNSUPPORTED with the
+ * leaves @base itself is the group tasks join.  A leaf may be a path below
+ * @base ("a/b/c", no leading, trailing or double '/'): the groups on its
+ * way are created too, once for all the leaves that share them, with the
+ * cpu controller enabled in each (a nested tree, as a batch system lays
+ * out its jobs), SCY_CG_MAX_DIRS groups at most, base included; a leaf
+ * may not lie below another leaf.  Leftovers of that name (of a killed
+ * run) are removed first.  SCY_OK; SCY_EUNSUPPORTED with the
  * reason in @err where the kernel offers no cgroup2 cpu controller or a
  * caller without root may not take a step; SCY_EFAIL when a step fails
  * otherwise (as root on a kernel with the controller: a failure, not a

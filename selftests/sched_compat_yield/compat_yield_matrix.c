@@ -1,0 +1,1910 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched_compat_yield: a generated matrix of job-shaped topologies, each
+ * cell judged on the compat yield's contract.
+ *
+ * A cell is a yielder, 1 to 3 rivals, a placement and an event, all pinned
+ * to one CPU (the highest allowed, or -C CPU).  The yielder loops "t0 =
+ * now; sched_yield(); t1 = now" (CLOCK_MONOTONIC): t1 - t0 is its time
+ * away for that yield.  A rival loops "counter++; getppid()", as the hogs
+ * of share.c do, so that the yielder's loop-counter share (its yields /
+ * all loop counts) is share.c's.
+ *
+ * Dimensions:
+ *   rivals     1 to 3, each with a weight: idle (SCHED_IDLE), nice19,
+ *              nice0 or nice-10; listed heaviest first, except rival 1,
+ *              the one an event acts on (nice-flip: always nice19, its
+ *              light state);
+ *   placement  same:    yielder and rivals in the test's own group;
+ *              session: the yielder calls setsid(), an autogroup of its
+ *                       own; the rivals share another one (they are
+ *                       forked by a process that calls setsid() first);
+ *              cgroup:  sibling cgroup v2 groups, yielder/ and rivals/;
+ *              nested:  a batch system's tree, the cpu controller on in
+ *                       every level: the yielder in system.slice/
+ *                       slurmstepd.scope/job_1/step_0/user/task_0 and the
+ *                       rivals in .../job_2/step_0/user/task_0, below a
+ *                       group of the test's own (7 levels deep);
+ *   event      none;
+ *              nice-flip:   rival 1 alternates nice 19 and nice 0 (light
+ *                           first), every 300 ms;
+ *              weight-flip: cpu.weight of the rivals' group where it
+ *                           competes with the yielder's (rivals/, job_2)
+ *                           alternates 1 and 100, every 300 ms;
+ *              idle-flip:   cpu.idle of that group alternates 1 and 0;
+ *              sleep-wake:  rival 1 runs 20 ms and sleeps 20 ms, by its
+ *                           own clock (absolute times from the start);
+ *              migrate:     the yielder switches its own affinity between
+ *                           the measured CPU and a second one every
+ *                           300 ms; the rivals run on both CPUs (a copy of
+ *                           each on each), so that it meets the same
+ *                           rivals wherever it is; their loop counts and
+ *                           CPU times count once per CPU (shares are of
+ *                           one CPU's worth);
+ *              sibling:     the G4 family: a SCHED_IDLE spinner in the
+ *                           yielder's own group beside it (session: its
+ *                           autogroup, the yielder forks it), a nice-0 hog
+ *                           in the other group (not in the same
+ *                           placement, where the yielder's group is the
+ *                           rivals').
+ *   The main process writes the flips of nice, cpu.weight and cpu.idle,
+ *   off the measured CPU; the group events exist in the cgroup and nested
+ *   placements only.
+ *
+ * Cells are generated, never listed, in a fixed order (placement, event,
+ * rival list).  The full product (-F, or SCY_MATRIX=full): every placement
+ * x every event it allows x every rival list (the multisets of 1 to 3
+ * weights; with rival 1 singled out for sleep-wake; rival 1 nice19 for
+ * nice-flip), 810 cells.  The default set covers it: per placement x
+ * event pair, rival lists picked greedily from the full product's, in
+ * their order, until every weight has been beside the pair (3-wise
+ * coverage of placement, event and weight); each pick is the list that
+ * adds most of the uncovered triples, then of the uncovered pairs (rival
+ * count with placement, event and weight; event with the weight of rival
+ * 1), the earlier (shorter) list on a tie; without the migrate event,
+ * which only the full product has: on 6.12 a yielder that switches CPUs
+ * beside a nice -10 rival waits up to about 100 ms at knob 1 where it
+ * waits 30 ms at knob 0, and takes more CPU (2% against 0.3-0.5%), a
+ * defect of the compat yield not fixed yet.  The G4 family: one cell per
+ * placement.  -l lists the cells with their index, -n INDEX
+ * runs one, -c REGEX (POSIX extended, matched against "INDEX PLACEMENT
+ * rivals=... event=...") the ones it matches; indices are those of the set
+ * in use (default or -F).
+ *
+ * Windows: each cell runs a window at knob 0 and one at knob 1, with its
+ * event, in the same process (the knob-0 window of a flip event lasts
+ * twice as long: a flip can make the stock scheduler keep the yielder
+ * away for long at either knob value, and its tail, the figure knob 1 is
+ * held to, should cover what the flips cause); a cell with an event also needs its
+ * topology without it at knob 1 (its no-event window; for sibling: the
+ * cell without the sibling), measured once per topology and shared with
+ * every cell of that topology (it is the knob-1 window of the topology's
+ * event-free cell).  Every window sets its groups up afresh, so that no
+ * scheduler state carries over.  A window lasts -d SECONDS (default 0.6,
+ * 0.3 to 30) after a warm-up of a third of that, at most 0.2 s.  Per
+ * window: yields, time away per yield p50/p99/max, each task's CPU share
+ * (/proc/PID/schedstat), the yielder's loop-counter share.
+ *
+ * Verdict per cell (tick = resolution of CLOCK_MONOTONIC_COARSE, 1/HZ;
+ * base = max(knob 0's tail at the rank of knob 1's p99, p99 of the
+ * no-event window at knob 1); knob 0 makes more yields, many of which
+ * return at once, so its own p99 is over more samples and can leave out
+ * the one long wait an event causes at either knob value: its
+ * ceil(n1 / 100)-th longest sample is compared, n1 the samples at knob 1):
+ *   - p99 at knob 1 <= base + 1 tick, max at knob 1 <= base + 2 ticks,
+ *     each + 1% of a tick for the clock reads;
+ *   - where a rival of at least the yielder's weight is runnable all the
+ *     time at the level where they compete: in the same placement a
+ *     rival of nice0 or nice-10 that neither flips nor sleeps; in the
+ *     others the rivals' group (groups count as equal weight), unless its
+ *     cpu.weight or cpu.idle flips, or its only rival sleeps: the
+ *     yielder's loop-counter share at knob 1 <= 0.5%, and its CPU share at
+ *     knob 1 <= its CPU share at knob 0 + 1 point (the noise allowance:
+ *     the round trips of its yields cost the yielder 0.5-1% of the CPU at
+ *     knob 1 under QEMU TCG, so that a point covers a second round trip a
+ *     tick where the knob-0 share is as small, 6.12 in one group);
+ *   - G4 (sibling): the yielder's CPU share at knob 1 with the sibling
+ *     <= 2 x its share without it + 1 point (the same round trip: a
+ *     share below a point doubles by noise alone);
+ *   - a window at knob 1 without a single yield fails.
+ * One TAP line per cell with its index, parameters and figures; "<=" where
+ * a limit holds, ">" where it does not.
+ *
+ * Host stalls: under QEMU TCG a guest that the host does not run for a
+ * while sees the time jump; a sample across it grows by the stall.  The
+ * main process, SCHED_FIFO (its workers start as SCHED_OTHER), wakes every
+ * 5 ms during a window; the latest of these wake-ups is the window's
+ * "stall".  A cell that fails with a stall of more than a tick in one of
+ * its windows is measured again, every window afresh, until a measurement
+ * passes or stalls at most a tick, three measurements at most; it is
+ * judged on the one with the shortest stall (a stall can also inflate the
+ * figures a limit is made of).  Its TAP line says so, and names a stall of
+ * more than a tick in the measurement judged.  The limits stay as they
+ * are.
+ *
+ * SKIP (with the reason): no /sys/kernel/sched_compat_yield, not root,
+ * no autogroups (session), no cgroup2 cpu controller (cgroup, nested), no
+ * cpu.idle (idle-flip), a single CPU (migrate).  A setup step that fails
+ * as root where the feature exists is a failure.  The knob, the autogroup
+ * setting and the groups are restored at exit, also on SIGINT, SIGTERM,
+ * SIGHUP.  -o FILE writes every window as CSV.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <regex.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdalign.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdnoreturn.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../kselftest.h"
+#include "place.h"
+
+#define NSEC_PER_SEC		1000000000ULL
+#define NSEC_PER_MSEC		1000000ULL
+
+#define MAX_RIVALS		3
+#define FLIP_NS			(300 * NSEC_PER_MSEC)
+#define MIGRATE_NS		(300 * NSEC_PER_MSEC)
+#define SLEEPER_RUN_NS		(20 * NSEC_PER_MSEC)
+#define SLEEPER_PERIOD_NS	(40 * NSEC_PER_MSEC)
+/* the main process wakes this often in a window, to see guest stalls */
+#define PROBE_NS		(5 * NSEC_PER_MSEC)
+
+#define LOOP_SHARE_MAX		0.005
+#define CPU_NOISE		0.01
+#define G4_FACTOR		2.0
+#define G4_FLOOR		0.01
+/* a tick's 1%: the cost of the yield and of the clock reads */
+#define SLACK_DIV		100
+
+#define DURATION_DEFAULT	0.6
+#define DURATION_MIN		0.3
+#define DURATION_MAX		30.0
+#define WARMUP_MAX_NS		(200 * NSEC_PER_MSEC)
+/* samples kept per window; more yields are counted, not kept */
+#define MAX_SAMPLES		(2U * 1024 * 1024)
+/* measurements of a failing cell after one disturbed by guest stalls */
+#define REMEASURE		2
+/* once the rivals are gone the yielder only has to return */
+#define FINISH_TIMEOUT_S	10
+#define CACHELINE		64
+#define ERRLEN			(256 + PATH_MAX)
+
+#define NO_KNOB_REASON \
+	"kernel has no " SCY_KNOB_SYSFS \
+	" (CONFIG_SCHED_COMPAT_YIELD unset or unpatched kernel)"
+
+enum placement { PL_SAME, PL_SESSION, PL_CGROUP, PL_NESTED, NR_PL };
+/* light to heavy */
+enum weight { W_IDLE, W_NICE19, W_NICE0, W_NICE_M10, NR_W };
+enum event {
+	EV_NONE, EV_NICE, EV_WEIGHT, EV_IDLE, EV_SLEEP, EV_MIGRATE,
+	EV_SIBLING, NR_EV
+};
+
+static const char * const pl_names[NR_PL] = {
+	"same", "session", "cgroup", "nested",
+};
+
+static const char * const w_names[NR_W] = {
+	"idle", "nice19", "nice0", "nice-10",
+};
+
+static const int w_nice[NR_W] = { 0, 19, 0, -10 };
+
+static const char * const ev_names[NR_EV] = {
+	"none", "nice-flip", "weight-flip", "idle-flip", "sleep-wake",
+	"migrate", "sibling",
+};
+
+/* The groups of the cgroup and nested placements: yielder's, rivals' */
+static const char * const cg_flat[] = { "yielder", "rivals" };
+#define NESTED_PREFIX	"system.slice/slurmstepd.scope/"
+static const char * const cg_nested[] = {
+	NESTED_PREFIX "job_1/step_0/user/task_0",
+	NESTED_PREFIX "job_2/step_0/user/task_0",
+};
+
+/* where the rivals' group competes with the yielder's */
+static const char * const cg_compete[NR_PL] = {
+	[PL_CGROUP] = "rivals",
+	[PL_NESTED] = NESTED_PREFIX "job_2",
+};
+
+#define LEAF_YIELDER	0
+#define LEAF_RIVALS	1
+
+struct topo {
+	enum placement pl;
+	int nr;
+	enum weight w[MAX_RIVALS];	/* w[0]: the rival an event acts on */
+};
+
+struct cell {
+	int idx;
+	struct topo t;
+	enum event ev;
+};
+
+/* ------------------------------------------------------------------ */
+/* workers and their shared page */
+
+enum {
+	SLOT_YIELDER,
+	SLOT_SPAWNER,		/* forks the rivals, after setsid() in session */
+	SLOT_RIVAL,		/* rivals on the measured CPU ... */
+	SLOT_REPLICA = SLOT_RIVAL + MAX_RIVALS,	/* ... their copies (migrate) */
+	SLOT_SIBLING = SLOT_REPLICA + MAX_RIVALS,
+	NR_SLOTS,
+};
+
+static const char * const slot_names[NR_SLOTS] = {
+	"yielder", "spawner", "rival 1", "rival 2", "rival 3",
+	"rival 1 (2nd CPU)", "rival 2 (2nd CPU)", "rival 3 (2nd CPU)",
+	"sibling",
+};
+
+struct slot {
+	alignas(CACHELINE) __u64 counter;
+};
+
+struct win_shared {
+	alignas(CACHELINE) int go;
+	int done;		/* the yielder wrote its results */
+	int stop;		/* the parent ends the window */
+	int full;		/* samples ran out (yields still counted) */
+	int migrate_err;	/* errno of a failed affinity switch */
+	__u64 go_ns;		/* origin of the events' clocks */
+	__u64 start_ns;		/* the measured part */
+	__u64 end_ns;
+	__u64 n;		/* samples kept */
+	__u64 nyields;		/* yields that started in the window */
+	__u64 max;		/* longest of them */
+	__u64 max_at;		/* when it started, from start_ns */
+	__u64 migrations;
+	pid_t pid[NR_SLOTS];	/* of the rivals and the sibling */
+	struct slot slot[NR_SLOTS];
+	__u64 sample[];
+};
+
+#define WIN_SHARED_SIZE	(sizeof(struct win_shared) + \
+			 MAX_SAMPLES * sizeof(__u64))
+
+/* What a window is, and what it measured */
+/* The longest samples a window keeps, for the rank-matched knob-0 tail */
+#define TOP_N		16
+
+struct win {
+	const char *kind;	/* "k0", "k1", "base" */
+	enum event ev;
+	int knob;
+	int status;		/* SCY_OK, SCY_EUNSUPPORTED, SCY_EFAIL */
+	char err[ERRLEN];
+	__u64 nyields, p50, p99, max, max_at;
+	__u64 n;			/* samples kept */
+	__u64 top[TOP_N];		/* the TOP_N longest, longest first */
+	bool cut, full;
+	double wall_s;
+	int flips;
+	__u64 migrations;
+	double loop_share, cpu_share;
+	double busy;			/* workers' CPU time / window x CPUs */
+	__u64 stall;			/* latest wake-up of the main process */
+	double task_cpu[NR_SLOTS];	/* -1: no such task */
+	int cpu_source;			/* 0 schedstat, 1 stat */
+};
+
+/* ------------------------------------------------------------------ */
+/* options and process state */
+
+static double opt_duration = DURATION_DEFAULT;
+static int opt_cpu = -1;
+static FILE *csv;
+static __u64 tick_ns;
+static int cpu_a = -1, cpu_b = -1;	/* measured CPU, second CPU */
+static char cg_base[64];
+
+static pid_t main_pid;
+static int init_knob = -1;
+static sig_atomic_t knob_changed;
+
+static int nr_windows, nr_remeasured;
+
+/* the window in progress, for the signal handler */
+static struct win_shared *cur_sh;
+static pid_t wpid[NR_SLOTS];		/* the main process's children */
+
+/* ------------------------------------------------------------------ */
+/* small helpers */
+
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static struct timespec ns_to_ts(__u64 ns)
+{
+	struct timespec ts = {
+		.tv_sec = ns / NSEC_PER_SEC,
+		.tv_nsec = ns % NSEC_PER_SEC,
+	};
+
+	return ts;
+}
+
+static void sleep_until(__u64 t)
+{
+	struct timespec ts = ns_to_ts(t);
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+}
+
+static double ms(__u64 ns)
+{
+	return ns / 1e6;
+}
+
+static int futex_wait(int *uaddr, int val, const struct timespec *timeout)
+{
+	return syscall(SYS_futex, uaddr, FUTEX_WAIT, val, timeout, NULL, 0);
+}
+
+static int futex_wake(int *uaddr, int nr)
+{
+	return syscall(SYS_futex, uaddr, FUTEX_WAKE, nr, NULL, NULL, 0);
+}
+
+static void wait_go(struct win_shared *sh)
+{
+	while (!__atomic_load_n(&sh->go, __ATOMIC_ACQUIRE))
+		futex_wait(&sh->go, 0, NULL);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile @pct of @n sorted samples */
+static __u64 percentile(const __u64 *s, __u64 n, unsigned int pct)
+{
+	__u64 rank = (pct * n + 99) / 100;
+
+	if (!n)
+		return 0;
+	return s[(rank ? rank : 1) - 1];
+}
+
+/* The highest-numbered CPU we may run on, or -1 */
+static int default_cpu(const cpu_set_t *set)
+{
+	int cpu;
+
+	for (cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--)
+		if (CPU_ISSET(cpu, set))
+			return cpu;
+	return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* cells */
+
+static bool ev_allowed(enum placement pl, enum event ev)
+{
+	if (ev == EV_WEIGHT || ev == EV_IDLE)
+		return pl == PL_CGROUP || pl == PL_NESTED;
+	/* in the same placement the yielder's group is the rivals' */
+	if (ev == EV_SIBLING)
+		return pl != PL_SAME;
+	return true;
+}
+
+/*
+ * The rival lists an event takes, in a fixed order (1, 2, 3 rivals; then
+ * by weights, heaviest first): multisets; with rival 1 singled out for
+ * sleep-wake; rival 1 nice19 for nice-flip; nice0 alone for the G4
+ * family of the default set.  Returns how many were written to @out.
+ */
+static int rival_lists(enum event ev, bool full, struct topo *out, int max)
+{
+	int nr, a, b, c, n = 0;
+	int w[MAX_RIVALS];
+
+	if (ev == EV_SIBLING && !full) {
+		if (max > 0) {
+			out[0].nr = 1;
+			out[0].w[0] = W_NICE0;
+		}
+		return 1;
+	}
+	for (nr = 1; nr <= MAX_RIVALS; nr++) {
+		for (a = NR_W - 1; a >= 0; a--) {
+			if (ev == EV_NICE && a != W_NICE19)
+				continue;
+			/* the others heaviest first, rival 1 of any weight */
+			for (b = nr > 1 ? NR_W - 1 : 0; b >= 0; b--) {
+				for (c = nr > 2 ? b : 0; c >= 0; c--) {
+					bool ordered_rest;
+
+					w[0] = a;
+					w[1] = b;
+					w[2] = c;
+					/*
+					 * A multiset is listed heaviest first;
+					 * sleep-wake and nice-flip single
+					 * out rival 1, whatever it weighs.
+					 */
+					ordered_rest = ev == EV_SLEEP ||
+						       ev == EV_NICE;
+					if (!ordered_rest && nr > 1 && b > a)
+						continue;
+					if (n < max) {
+						out[n].nr = nr;
+						memcpy(out[n].w, w, sizeof(w));
+					}
+					n++;
+				}
+			}
+		}
+	}
+	return n;
+}
+
+static bool has_weight(const struct topo *t, enum weight w)
+{
+	int i;
+
+	for (i = 0; i < t->nr; i++)
+		if (t->w[i] == w)
+			return true;
+	return false;
+}
+
+/*
+ * Coverage of the default set: required, every weight beside every
+ * placement x event pair; wanted, the pairs of rival count with
+ * placement, event and weight.
+ */
+struct cover {
+	bool pew[NR_PL][NR_EV][NR_W];
+	bool pl_nr[NR_PL][MAX_RIVALS + 1];
+	bool ev_nr[NR_EV][MAX_RIVALS + 1];
+	bool nr_w[MAX_RIVALS + 1][NR_W];
+	bool ev_w0[NR_EV][NR_W];	/* the weight of the event's rival */
+};
+
+#define REQUIRED	100
+
+/*
+ * What the list @t adds in @pl x @ev: REQUIRED per new triple, 1 per new
+ * pair; with @take, mark them covered.
+ */
+static int cover_gain(struct cover *cv, enum placement pl, enum event ev,
+		      const struct topo *t, bool take)
+{
+	int gain = 0, w;
+
+	gain += !cv->pl_nr[pl][t->nr] + !cv->ev_nr[ev][t->nr] +
+		!cv->ev_w0[ev][t->w[0]];
+	for (w = 0; w < NR_W; w++) {
+		if (!has_weight(t, w))
+			continue;
+		gain += REQUIRED * !cv->pew[pl][ev][w] + !cv->nr_w[t->nr][w];
+		if (take) {
+			cv->pew[pl][ev][w] = true;
+			cv->nr_w[t->nr][w] = true;
+		}
+	}
+	if (take) {
+		cv->pl_nr[pl][t->nr] = true;
+		cv->ev_nr[ev][t->nr] = true;
+		cv->ev_w0[ev][t->w[0]] = true;
+	}
+	return gain;
+}
+
+#define MAX_LISTS	64
+
+static void add_cell(struct cell *cells, int max, int *n, enum placement pl,
+		     enum event ev, const struct topo *t)
+{
+	if (cells && *n < max) {
+		cells[*n].idx = *n;
+		cells[*n].t = *t;
+		cells[*n].t.pl = pl;
+		cells[*n].ev = ev;
+	}
+	(*n)++;
+}
+
+/*
+ * Generate the cells, in a fixed order: placements, events, then rival
+ * lists.  Full: every list of every allowed pair.  Default: per pair, the
+ * list that covers most (REQUIRED for a new triple), the earlier (shorter)
+ * on a tie, until every weight is beside the pair.
+ */
+static int gen_cells(bool full, struct cell *cells, int max)
+{
+	struct topo lists[MAX_LISTS];
+	struct cover cv;
+	int n = 0, pl, ev, nl, i, best, g, bg;
+
+	memset(&cv, 0, sizeof(cv));
+	for (pl = 0; pl < NR_PL; pl++) {
+		for (ev = 0; ev < NR_EV; ev++) {
+			if (!ev_allowed(pl, ev))
+				continue;
+			/* see the head comment: migrate in the full set only */
+			if (!full && ev == EV_MIGRATE)
+				continue;
+			nl = rival_lists(ev, full, lists, MAX_LISTS);
+			if (nl > MAX_LISTS)
+				nl = MAX_LISTS;
+			if (full) {
+				for (i = 0; i < nl; i++)
+					add_cell(cells, max, &n, pl, ev,
+						 &lists[i]);
+				continue;
+			}
+			for (;;) {
+				best = 0;
+				bg = -1;
+				for (i = 0; i < nl; i++) {
+					g = cover_gain(&cv, pl, ev, &lists[i],
+						       false);
+					if (g > bg) {
+						bg = g;
+						best = i;
+					}
+				}
+				if (bg < REQUIRED)
+					break;
+				cover_gain(&cv, pl, ev, &lists[best], true);
+				add_cell(cells, max, &n, pl, ev, &lists[best]);
+			}
+		}
+	}
+	return n;
+}
+
+static void rivals_str(const struct topo *t, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < t->nr && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i ? "," : "",
+				w_names[t->w[i]]);
+}
+
+static void cell_name(const struct cell *c, char *buf, size_t len)
+{
+	char rv[64];
+
+	rivals_str(&c->t, rv, sizeof(rv));
+	snprintf(buf, len, "%d %s rivals=%s event=%s", c->idx,
+		 pl_names[c->t.pl], rv, ev_names[c->ev]);
+}
+
+/*
+ * Is a rival of at least the yielder's weight runnable all the time at
+ * the level where they compete?  (The loop and CPU share rules.)
+ */
+static bool heavy_rival(const struct cell *c, const char **why)
+{
+	int i, steady = 0;
+
+	if (c->ev == EV_WEIGHT || c->ev == EV_IDLE) {
+		*why = "the rivals' group is lowered half the time";
+		return false;
+	}
+	for (i = 0; i < c->t.nr; i++) {
+		if (i == 0 && c->ev == EV_SLEEP)
+			continue;
+		if (c->t.pl == PL_SAME) {
+			if (i == 0 && c->ev == EV_NICE)
+				continue;
+			if (c->t.w[i] < W_NICE0)
+				continue;
+		}
+		steady++;
+	}
+	if (!steady)
+		*why = c->t.pl == PL_SAME ?
+		       "no rival of nice 0 or heavier all the time" :
+		       "the rivals' group sleeps half the time";
+	return steady > 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* cleanup: workers, placement, knob */
+
+/*
+ * Async-signal-safe: SIGKILL the workers of the window and reap them.  The
+ * main process is a child subreaper: rivals whose spawner died before it
+ * reaped them are its children then, and it reaps until it has none left,
+ * so that no worker is left in a group it removes.
+ */
+static void kill_workers(void)
+{
+	struct win_shared *sh = READ_ONCE(cur_sh);
+	int i, status;
+
+	if (sh) {
+		for (i = SLOT_RIVAL; i < NR_SLOTS; i++) {
+			pid_t pid = READ_ONCE(sh->pid[i]);
+
+			if (pid > 0)
+				kill(pid, SIGKILL);
+		}
+	}
+	for (i = 0; i < NR_SLOTS; i++)
+		if (wpid[i] > 0)
+			kill(wpid[i], SIGKILL);
+	while (waitpid(-1, &status, 0) > 0 || errno == EINTR)
+		;
+	for (i = 0; i < NR_SLOTS; i++)
+		wpid[i] = 0;
+}
+
+static void kill_slot(int i)
+{
+	struct win_shared *sh = READ_ONCE(cur_sh);
+	pid_t pid = sh ? READ_ONCE(sh->pid[i]) : 0;
+
+	if (pid > 0)
+		kill(pid, SIGKILL);
+}
+
+static void restore_knob(void)
+{
+	if (getpid() != main_pid)
+		return;
+	if (READ_ONCE(knob_changed) && init_knob >= 0 &&
+	    scy_knob_read() != init_knob)
+		scy_knob_write(init_knob);
+}
+
+static void on_signal(int sig)
+{
+	if (getpid() == main_pid) {
+		kill_workers();
+		scy_place_cleanup();
+		restore_knob();
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* ------------------------------------------------------------------ */
+/* the workers */
+
+static noreturn void yielder_run(struct win_shared *sh, bool migrate)
+{
+	__u64 ty, t1, d, count = 0, n = 0, ny = 0, dmx = 0, mig = 0, at = 0;
+	__u64 next_mig = UINT64_MAX;
+	cpu_set_t set;
+	int cur = 0;
+
+	wait_go(sh);
+	if (migrate)
+		next_mig = sh->go_ns + MIGRATE_NS;
+	for (;;) {
+		ty = now_ns();
+		sched_yield();
+		t1 = now_ns();
+		__atomic_store_n(&sh->slot[SLOT_YIELDER].counter, ++count,
+				 __ATOMIC_RELAXED);
+		if (ty >= sh->start_ns && ty < sh->end_ns) {
+			d = t1 - ty;
+			ny++;
+			if (d > dmx) {
+				dmx = d;
+				at = ty - sh->start_ns;
+			}
+			if (n < MAX_SAMPLES)
+				sh->sample[n++] = d;
+			else
+				sh->full = 1;
+		}
+		if (READ_ONCE(sh->stop))
+			break;
+		if (t1 >= next_mig) {
+			cur ^= 1;
+			CPU_ZERO(&set);
+			CPU_SET(cur ? cpu_b : cpu_a, &set);
+			if (sched_setaffinity(0, sizeof(set), &set))
+				sh->migrate_err = errno;
+			else
+				mig++;
+			while (next_mig <= t1)
+				next_mig += MIGRATE_NS;
+		}
+	}
+	sh->n = n;
+	sh->nyields = ny;
+	sh->max = dmx;
+	sh->max_at = at;
+	sh->migrations = mig;
+	__atomic_store_n(&sh->done, 1, __ATOMIC_RELEASE);
+	futex_wake(&sh->done, 1);
+	for (;;)
+		pause();
+}
+
+static noreturn void spinner_run(struct win_shared *sh, int slot)
+{
+	__u64 count = 0;
+
+	wait_go(sh);
+	for (;;) {
+		__atomic_store_n(&sh->slot[slot].counter, ++count,
+				 __ATOMIC_RELAXED);
+		getppid();
+	}
+}
+
+/* Runs SLEEPER_RUN_NS of every SLEEPER_PERIOD_NS, by its own clock */
+static noreturn void sleeper_run(struct win_shared *sh, int slot)
+{
+	__u64 count = 0, go, now, ph;
+
+	wait_go(sh);
+	go = sh->go_ns;
+	for (;;) {
+		__atomic_store_n(&sh->slot[slot].counter, ++count,
+				 __ATOMIC_RELAXED);
+		getppid();
+		now = now_ns();
+		ph = (now - go) % SLEEPER_PERIOD_NS;
+		if (ph >= SLEEPER_RUN_NS)
+			sleep_until(now - ph + SLEEPER_PERIOD_NS);
+	}
+}
+
+/*
+ * The yielder's setup; in the session placement with a sibling, it forks
+ * the sibling after setsid(), so that they share its autogroup.
+ */
+static noreturn void yielder_start(const struct cell *c, enum event ev,
+				   struct win_shared *sh, int ready_fd,
+				   pid_t parent, const struct scy_worker_spec *ws)
+{
+	struct scy_worker_spec sib = {
+		.cpu = cpu_a, .set_policy = true, .policy = SCHED_IDLE,
+		.leaf = SCY_NO_LEAF,
+	};
+	bool fork_sibling = ev == EV_SIBLING && c->t.pl == PL_SESSION;
+	int rfd = fork_sibling ? dup(ready_fd) : -1;
+	pid_t self, pid;
+
+	scy_worker_setup(ready_fd, SLOT_YIELDER, parent, ws);
+	if (fork_sibling) {
+		self = getpid();
+		pid = fork();
+		if (pid < 0)
+			_exit(1);
+		if (!pid) {
+			WRITE_ONCE(sh->pid[SLOT_SIBLING], getpid());
+			scy_worker_setup(rfd, SLOT_SIBLING, self, &sib);
+			spinner_run(sh, SLOT_SIBLING);
+		}
+		WRITE_ONCE(sh->pid[SLOT_SIBLING], pid);
+		close(rfd);
+	}
+	yielder_run(sh, ev == EV_MIGRATE);
+}
+
+static void rival_spec(const struct cell *c, enum event ev, int i, int cpu,
+		       struct scy_worker_spec *ws)
+{
+	enum weight w = c->t.w[i];
+
+	memset(ws, 0, sizeof(*ws));
+	ws->cpu = cpu;
+	ws->set_policy = true;
+	ws->policy = w == W_IDLE ? SCHED_IDLE : SCHED_OTHER;
+	ws->nice = w_nice[w];
+	/* the flipping rival starts light, at nice 19 */
+	if (ev == EV_NICE && i == 0) {
+		ws->policy = SCHED_OTHER;
+		ws->nice = 19;
+	}
+	ws->leaf = c->t.pl == PL_CGROUP || c->t.pl == PL_NESTED ?
+		   LEAF_RIVALS : SCY_NO_LEAF;
+}
+
+/*
+ * The spawner: takes the rivals' session (session placement), forks the
+ * rivals, reaps them and exits when they are gone.  The rivals die with
+ * it (PR_SET_PDEATHSIG), it dies with the main process.
+ */
+static noreturn void spawner_run(const struct cell *c, enum event ev,
+				 struct win_shared *sh, int ready_fd,
+				 pid_t parent, int away_cpu)
+{
+	struct scy_worker_spec ws = {
+		.cpu = away_cpu >= 0 ? away_cpu : cpu_a,
+		.setsid = c->t.pl == PL_SESSION,
+		.leaf = SCY_NO_LEAF,
+	};
+	int rfd, i, rep, nrep = ev == EV_MIGRATE ? 2 : 1, status;
+	pid_t self, pid;
+
+	rfd = dup(ready_fd);
+	scy_worker_setup(ready_fd, SLOT_SPAWNER, parent, &ws);
+	self = getpid();
+	for (rep = 0; rep < nrep; rep++) {
+		for (i = 0; i < c->t.nr; i++) {
+			int slot = (rep ? SLOT_REPLICA : SLOT_RIVAL) + i;
+			struct scy_worker_spec rs;
+
+			rival_spec(c, ev, i, rep ? cpu_b : cpu_a, &rs);
+			pid = fork();
+			if (pid < 0)
+				_exit(1);
+			if (!pid) {
+				WRITE_ONCE(sh->pid[slot], getpid());
+				scy_worker_setup(rfd, slot, self, &rs);
+				if (ev == EV_SLEEP && i == 0)
+					sleeper_run(sh, slot);
+				spinner_run(sh, slot);
+			}
+			WRITE_ONCE(sh->pid[slot], pid);
+		}
+	}
+	close(rfd);
+	for (;;) {
+		pid = wait(&status);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			_exit(0);
+		}
+		for (i = SLOT_RIVAL; i < SLOT_SIBLING; i++)
+			if (READ_ONCE(sh->pid[i]) == pid)
+				WRITE_ONCE(sh->pid[i], 0);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* CPU time */
+
+static int cpu_schedstat(pid_t pid, __u64 *ns)
+{
+	char path[64], buf[128], *end;
+	unsigned long long v;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	if (scy_read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	v = strtoull(buf, &end, 10);
+	if (end == buf)
+		return -1;
+	*ns = v;
+	return 0;
+}
+
+static int cpu_stat(pid_t pid, __u64 *ns)
+{
+	unsigned long long utime, stime;
+	char path[64], buf[1024], *p;
+	long hz = sysconf(_SC_CLK_TCK);
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (scy_read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	for (i = 3; i < 14; i++) {
+		p = strchr(p + 1, ' ');
+		if (!p)
+			return -1;
+	}
+	if (sscanf(p, "%llu %llu", &utime, &stime) != 2)
+		return -1;
+	if (hz <= 0)
+		hz = 100;
+	*ns = (utime + stime) * (NSEC_PER_SEC / (unsigned long long)hz);
+	return 0;
+}
+
+struct snap {
+	__u64 counter[NR_SLOTS];
+	__u64 cpu[NR_SLOTS];
+};
+
+static int snapshot(struct win_shared *sh, const pid_t *pid, int src,
+		    struct snap *s)
+{
+	int i;
+
+	for (i = 0; i < NR_SLOTS; i++)
+		s->counter[i] = __atomic_load_n(&sh->slot[i].counter,
+						__ATOMIC_RELAXED);
+	for (i = 0; i < NR_SLOTS; i++) {
+		s->cpu[i] = 0;
+		if (pid[i] <= 0 || i == SLOT_SPAWNER)
+			continue;
+		if ((src ? cpu_stat : cpu_schedstat)(pid[i], &s->cpu[i]))
+			return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* one window */
+
+static bool wait_done(struct win_shared *sh, __u64 deadline)
+{
+	struct timespec ts;
+	__u64 now;
+
+	while (!__atomic_load_n(&sh->done, __ATOMIC_ACQUIRE)) {
+		now = now_ns();
+		if (now >= deadline)
+			return false;
+		ts = ns_to_ts(deadline - now);
+		futex_wait(&sh->done, 0, &ts);
+	}
+	return true;
+}
+
+/*
+ * The autogroup of @pid into @buf: its name, or "root" for a task in the
+ * root task group (init's session), whose file is empty.  0, or -1.
+ */
+static int autogroup_of(pid_t pid, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/autogroup", (int)pid);
+	n = scy_read_file(path, buf, len);
+	if (n < 0)
+		return -1;
+	buf[strcspn(buf, "\n ")] = '\0';
+	if (!buf[0])
+		snprintf(buf, len, "root");
+	return 0;
+}
+
+/* The group where the rivals compete with the yielder: write @val to @file */
+static int compete_write(const struct cell *c, const char *file,
+			 const char *val)
+{
+	char path[PATH_MAX + 128];
+
+	snprintf(path, sizeof(path), "%s/%s/%s", scy_cgroup_dir(-1),
+		 cg_compete[c->t.pl], file);
+	return scy_write_str(path, val);
+}
+
+static bool compete_has(const struct cell *c, const char *file)
+{
+	char path[PATH_MAX + 128];
+
+	snprintf(path, sizeof(path), "%s/%s/%s", scy_cgroup_dir(-1),
+		 cg_compete[c->t.pl], file);
+	return !access(path, F_OK);
+}
+
+/* Set the flipping thing light (@heavy false) or heavy; 0 or an errno */
+static int flip(const struct cell *c, enum event ev, struct win_shared *sh,
+		bool heavy)
+{
+	switch (ev) {
+	case EV_NICE:
+		if (setpriority(PRIO_PROCESS, READ_ONCE(sh->pid[SLOT_RIVAL]),
+				heavy ? 0 : 19))
+			return errno;
+		return 0;
+	case EV_WEIGHT:
+		return compete_write(c, "cpu.weight", heavy ? "100" : "1");
+	case EV_IDLE:
+		return compete_write(c, "cpu.idle", heavy ? "0" : "1");
+	default:
+		return 0;
+	}
+}
+
+static bool ev_flips(enum event ev)
+{
+	return ev == EV_NICE || ev == EV_WEIGHT || ev == EV_IDLE;
+}
+
+/*
+ * Set up the placement of @c for a window with event @ev.  SCY_OK; SCY_EUNSUPPORTED with the reason
+ * (a SKIP); SCY_EFAIL (a failure).
+ */
+static int cell_setup(const struct cell *c, enum event ev, char *err,
+		      size_t errlen)
+{
+	int ret;
+
+	if (ev == EV_MIGRATE && cpu_b < 0) {
+		snprintf(err, errlen,
+			 "migrate needs a second CPU: only CPU %d is allowed",
+			 cpu_a);
+		return SCY_EUNSUPPORTED;
+	}
+	if (c->t.pl == PL_SESSION)
+		return scy_autogroup_setup(err, errlen);
+	if (c->t.pl != PL_CGROUP && c->t.pl != PL_NESTED)
+		return SCY_OK;
+	ret = scy_cgroup_setup(cg_base, c->t.pl == PL_CGROUP ? cg_flat :
+			       cg_nested, 2, err, errlen);
+	if (ret)
+		return ret;
+	if (ev == EV_IDLE && !compete_has(c, "cpu.idle")) {
+		snprintf(err, errlen,
+			 "no cpu.idle in %s/%s (kernel older than 5.15?)",
+			 scy_cgroup_dir(-1), cg_compete[c->t.pl]);
+		return SCY_EUNSUPPORTED;
+	}
+	return SCY_OK;
+}
+
+/*
+ * One window of cell @c with event @ev (EV_NONE: the no-event window) at
+ * knob @w->knob; the placement is set up.  Fills @w; returns w->status.
+ */
+static int run_window(const struct cell *c, struct win *w)
+{
+	enum event ev = w->ev;
+	struct win_shared *sh;
+	struct snap s0, s1;
+	__u64 dur, warmup, go, next_flip, next_probe, target, t;
+	__u64 ysum, osum, ycpu, ocpu;
+	cpu_set_t orig;
+	pid_t pid[NR_SLOTS] = { 0 };
+	bool pinned = false, heavy = false, snapped = false;
+	int pfd[2] = { -1, -1 };
+	int nr_ready, i, e, away = -1, ncpu;
+	pid_t self = getpid();
+	char *err = w->err;
+	size_t errlen = sizeof(w->err);
+
+	w->status = SCY_EFAIL;
+	err[0] = '\0';
+	for (i = 0; i < NR_SLOTS; i++)
+		w->task_cpu[i] = -1;
+	nr_windows++;
+	/* groups of its own: no scheduler state from the window before */
+	e = cell_setup(c, ev, err, errlen);
+	if (e) {
+		scy_place_cleanup();
+		w->status = e;
+		return e;
+	}
+
+	WRITE_ONCE(knob_changed, 1);
+	e = scy_knob_write(w->knob);
+	if (e) {
+		snprintf(err, errlen, "cannot set %s to %d: %s",
+			 SCY_KNOB_SYSFS, w->knob, strerror(e));
+		goto out_place;
+	}
+	if (scy_knob_read() != w->knob) {
+		snprintf(err, errlen, "%s does not read back %d",
+			 SCY_KNOB_SYSFS, w->knob);
+		goto out_place;
+	}
+	/*
+	 * The groups start as nothing lowered them, the flips light.  An
+	 * idle group refuses a cpu.weight: cpu.idle first.
+	 */
+	if (c->t.pl == PL_CGROUP || c->t.pl == PL_NESTED) {
+		e = 0;
+		if (compete_has(c, "cpu.idle"))
+			e = compete_write(c, "cpu.idle", "0");
+		if (!e)
+			e = compete_write(c, "cpu.weight",
+					  ev == EV_WEIGHT ? "1" : "100");
+		if (!e && ev == EV_IDLE)
+			e = compete_write(c, "cpu.idle", "1");
+		if (e) {
+			snprintf(err, errlen, "cannot reset the weight of %s/%s: %s",
+				 scy_cgroup_dir(-1), cg_compete[c->t.pl],
+				 strerror(e));
+			goto out_place;
+		}
+	}
+	if (sched_getaffinity(0, sizeof(orig), &orig)) {
+		snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
+		goto out_place;
+	}
+	sh = mmap(NULL, WIN_SHARED_SIZE, PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		snprintf(err, errlen, "mmap: %s", strerror(errno));
+		goto out_place;
+	}
+	WRITE_ONCE(cur_sh, sh);
+	if (pipe2(pfd, O_CLOEXEC)) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		goto out;
+	}
+	/* off the measured CPU(s) when there is another one */
+	if (ev != EV_MIGRATE) {
+		away = scy_pin_away(cpu_a);
+		pinned = away >= 0;
+	}
+
+	fflush(NULL);
+	nr_ready = 0;
+	for (i = 0; i < NR_SLOTS; i++) {
+		struct scy_worker_spec ws = {
+			.cpu = cpu_a, .set_policy = true,
+			.policy = SCHED_OTHER,
+		};
+		bool inner = c->t.pl == PL_CGROUP || c->t.pl == PL_NESTED;
+		pid_t p;
+
+		/* in session the yielder forks its sibling, after setsid() */
+		if (i != SLOT_YIELDER && i != SLOT_SPAWNER &&
+		    !(i == SLOT_SIBLING && ev == EV_SIBLING &&
+		      c->t.pl != PL_SESSION))
+			continue;
+		if (i == SLOT_YIELDER) {
+			ws.setsid = c->t.pl == PL_SESSION;
+			ws.leaf = inner ? LEAF_YIELDER : SCY_NO_LEAF;
+		} else if (i == SLOT_SIBLING) {
+			ws.policy = SCHED_IDLE;
+			ws.leaf = LEAF_YIELDER;
+		}
+		p = fork();
+		if (p < 0) {
+			snprintf(err, errlen, "fork: %s", strerror(errno));
+			goto out;
+		}
+		if (!p) {
+			close(pfd[0]);
+			if (i == SLOT_SPAWNER)
+				spawner_run(c, ev, sh, pfd[1], self, away);
+			if (i == SLOT_YIELDER)
+				yielder_start(c, ev, sh, pfd[1], self, &ws);
+			WRITE_ONCE(sh->pid[i], getpid());
+			scy_worker_setup(pfd[1], i, self, &ws);
+			spinner_run(sh, i);
+		}
+		wpid[i] = p;
+		nr_ready++;
+	}
+	close(pfd[1]);
+	pfd[1] = -1;
+	nr_ready += c->t.nr * (ev == EV_MIGRATE ? 2 : 1);
+	if (ev == EV_SIBLING && c->t.pl == PL_SESSION)
+		nr_ready++;
+	e = scy_wait_ready(pfd[0], nr_ready, slot_names, NR_SLOTS, err,
+			   errlen);
+	if (e) {
+		w->status = e;
+		goto out;
+	}
+
+	for (i = 0; i < NR_SLOTS; i++)
+		pid[i] = i >= SLOT_RIVAL ? READ_ONCE(sh->pid[i]) : wpid[i];
+	if (c->t.pl == PL_SESSION) {
+		char mine[64], his[64], theirs[64];
+
+		if (autogroup_of(getpid(), mine, sizeof(mine)) ||
+		    autogroup_of(pid[SLOT_YIELDER], his, sizeof(his)) ||
+		    autogroup_of(pid[SLOT_RIVAL], theirs, sizeof(theirs))) {
+			snprintf(err, errlen,
+				 "cannot read /proc/PID/autogroup of %d, %d, %d",
+				 (int)getpid(), (int)pid[SLOT_YIELDER],
+				 (int)pid[SLOT_RIVAL]);
+			goto out;
+		}
+		if (!strcmp(his, theirs) || !strcmp(mine, theirs) ||
+		    !strcmp(mine, his)) {
+			snprintf(err, errlen,
+				 "autogroups after setsid(): yielder %s, rivals %s, test %s",
+				 his, theirs, mine);
+			goto out;
+		}
+	}
+	w->cpu_source = 0;
+	if (cpu_schedstat(pid[SLOT_YIELDER], &t) || !t)
+		w->cpu_source = 1;
+
+	dur = (__u64)(opt_duration * NSEC_PER_SEC);
+	warmup = dur / 3 < WARMUP_MAX_NS ? dur / 3 : WARMUP_MAX_NS;
+	/*
+	 * A flip can make the stock scheduler keep the yielder away for
+	 * long at either knob value (6.12: a rival reniced 0 -> 19 runs up
+	 * to about 100 ms at once before the next flip); the knob-0 window
+	 * of such a cell sees twice the flips, so that its tail, the
+	 * figure knob 1 is held to, covers what the events cause.
+	 */
+	if (!w->knob && ev_flips(w->ev))
+		dur *= 2;
+	go = now_ns();
+	sh->go_ns = go;
+	sh->start_ns = go + warmup;
+	sh->end_ns = sh->start_ns + dur;
+	__atomic_store_n(&sh->go, 1, __ATOMIC_RELEASE);
+	futex_wake(&sh->go, INT_MAX);
+
+	/* the flips, the snapshot at the start and the one at the end */
+	next_flip = ev_flips(ev) ? go + FLIP_NS : UINT64_MAX;
+	next_probe = go + PROBE_NS;
+	for (;;) {
+		bool is_flip = false;
+		__u64 now;
+
+		t = snapped ? sh->end_ns : sh->start_ns;
+		if (next_flip < t) {
+			t = next_flip;
+			is_flip = true;
+		}
+		/* wake-ups late by more than a probe period: the guest stalled */
+		target = next_probe < t ? next_probe : t;
+		sleep_until(target);
+		now = now_ns();
+		if (target >= sh->start_ns && target <= sh->end_ns &&
+		    now - target > w->stall)
+			w->stall = now - target;
+		while (next_probe <= now)
+			next_probe += PROBE_NS;
+		if (target < t)
+			continue;
+		if (is_flip) {
+			heavy = !heavy;
+			e = flip(c, ev, sh, heavy);
+			if (e) {
+				snprintf(err, errlen, "%s: %s", ev_names[ev],
+					 strerror(e));
+				goto out;
+			}
+			w->flips++;
+			next_flip += FLIP_NS;
+			continue;
+		}
+		if (snapshot(sh, pid, w->cpu_source, snapped ? &s1 : &s0)) {
+			snprintf(err, errlen, "cannot read the CPU time of the workers");
+			goto out;
+		}
+		if (snapped)
+			break;
+		snapped = true;
+	}
+	w->wall_s = (double)(now_ns() - sh->start_ns) / NSEC_PER_SEC;
+
+	WRITE_ONCE(sh->stop, 1);
+	/* a stalled sched_yield() may end up to a window late */
+	if (!wait_done(sh, sh->end_ns + (dur > NSEC_PER_SEC / 2 ? dur :
+					 NSEC_PER_SEC / 2))) {
+		w->cut = true;
+		for (i = SLOT_RIVAL; i < NR_SLOTS; i++)
+			kill_slot(i);
+		if (!wait_done(sh, now_ns() + FINISH_TIMEOUT_S * NSEC_PER_SEC)) {
+			snprintf(err, errlen,
+				 "the yielder did not return within %d s after its rivals were stopped",
+				 FINISH_TIMEOUT_S);
+			goto out;
+		}
+	}
+	if (sh->migrate_err) {
+		snprintf(err, errlen, "the yielder could not switch CPUs: %s",
+			 strerror(sh->migrate_err));
+		goto out;
+	}
+
+	w->nyields = sh->nyields;
+	w->full = sh->full;
+	w->migrations = sh->migrations;
+	qsort(sh->sample, sh->n, sizeof(sh->sample[0]), cmp_u64);
+	w->p50 = percentile(sh->sample, sh->n, 50);
+	w->p99 = percentile(sh->sample, sh->n, 99);
+	w->n = sh->n;
+	for (i = 0; i < TOP_N; i++)
+		w->top[i] = (__u64)i < sh->n ? sh->sample[sh->n - 1 - i] : 0;
+	w->max = sh->max;
+	w->max_at = sh->max_at;
+
+	/* shares; with copies on two CPUs the rivals count once per CPU */
+	ncpu = ev == EV_MIGRATE ? 2 : 1;
+	ysum = s1.counter[SLOT_YIELDER] - s0.counter[SLOT_YIELDER];
+	ycpu = s1.cpu[SLOT_YIELDER] - s0.cpu[SLOT_YIELDER];
+	osum = 0;
+	ocpu = 0;
+	for (i = SLOT_RIVAL; i < NR_SLOTS; i++) {
+		if (pid[i] <= 0)
+			continue;
+		osum += s1.counter[i] - s0.counter[i];
+		ocpu += s1.cpu[i] >= s0.cpu[i] ? s1.cpu[i] - s0.cpu[i] : 0;
+	}
+	w->loop_share = ysum + osum ? (double)ysum * ncpu / (ysum + osum) : 0;
+	w->cpu_share = ycpu + ocpu ? (double)ycpu * ncpu / (ycpu + ocpu) : 0;
+	for (i = 0; i < NR_SLOTS; i++) {
+		if (pid[i] <= 0 || i == SLOT_SPAWNER)
+			continue;
+		w->task_cpu[i] = ycpu + ocpu ?
+			(double)(s1.cpu[i] - s0.cpu[i]) * ncpu / (ycpu + ocpu) : 0;
+	}
+	w->busy = (double)(ycpu + ocpu) / ((double)dur * ncpu);
+	if (!ycpu && !ocpu) {
+		snprintf(err, errlen, "no CPU time measured for any worker");
+		goto out;
+	}
+	w->status = SCY_OK;
+out:
+	kill_workers();
+	WRITE_ONCE(cur_sh, NULL);
+	if (pfd[0] >= 0)
+		close(pfd[0]);
+	if (pfd[1] >= 0)
+		close(pfd[1]);
+	munmap(sh, WIN_SHARED_SIZE);
+	if (pinned)
+		sched_setaffinity(0, sizeof(orig), &orig);
+out_place:
+	scy_place_cleanup();
+	return w->status;
+}
+
+/* ------------------------------------------------------------------ */
+/* output */
+
+static void print_window(const struct cell *c, const struct win *w)
+{
+	char rv[64], shares[256], line[640];
+	size_t off = 0;
+	int i;
+
+	shares[0] = '\0';
+	for (i = 0; i < NR_SLOTS && off < sizeof(shares); i++) {
+		if (w->task_cpu[i] < 0)
+			continue;
+		off += snprintf(shares + off, sizeof(shares) - off, "%s%s=%.2f%%",
+				off ? " " : "",
+				i == SLOT_YIELDER ? "yielder" :
+				i == SLOT_SIBLING ? "sibling" :
+				i >= SLOT_REPLICA ? "r'" : "r",
+				100 * w->task_cpu[i]);
+	}
+	/* one line, written piecewise */
+	off = snprintf(line, sizeof(line), "cell %d %s (knob %d%s): yields %llu",
+		       c->idx, w->kind, w->knob,
+		       w->ev == EV_NONE && c->ev != EV_NONE ?
+		       (c->ev == EV_SIBLING ? ", no sibling" : ", no event") : "",
+		       (unsigned long long)w->nyields);
+	off += snprintf(line + off, sizeof(line) - off,
+			" p50 %.2fms p99 %.2fms max %.2fms (at %.0fms);",
+			ms(w->p50), ms(w->p99), ms(w->max), ms(w->max_at));
+	off += snprintf(line + off, sizeof(line) - off,
+			" loops %.3f%%; cpu %s (busy %.0f%%);",
+			100 * w->loop_share, shares, 100 * w->busy);
+	snprintf(line + off, sizeof(line) - off, " flips %d; stall %.1fms%s%s",
+		 w->flips, ms(w->stall), w->cut ? "; CUT" : "",
+		 w->full ? "; samples full" : "");
+	ksft_print_msg("%s\n", line);
+	if (!csv)
+		return;
+	rivals_str(&c->t, rv, sizeof(rv));
+	fprintf(csv, "%d,%s,%d,%s,%s,\"%s\",%s,%d,%.2f,%.3f,",
+		c->idx, w->kind, w->knob, scy_kernel_release(),
+		pl_names[c->t.pl], rv, ev_names[w->ev], cpu_a, opt_duration,
+		w->wall_s);
+	fprintf(csv, "%llu,%.1f,%.1f,%.1f,%d,%d,%d,%llu,%.6f,%.6f,%.4f,%.1f,\"",
+		(unsigned long long)w->nyields, w->p50 / 1e3, w->p99 / 1e3,
+		w->max / 1e3, w->cut, w->full, w->flips,
+		(unsigned long long)w->migrations, w->loop_share,
+		w->cpu_share, w->busy, w->stall / 1e3);
+	for (i = 0, off = 0; i < NR_SLOTS; i++) {
+		if (w->task_cpu[i] < 0)
+			continue;
+		fprintf(csv, "%s%s=%.6f", off++ ? " " : "", slot_names[i],
+			w->task_cpu[i]);
+	}
+	fprintf(csv, "\",%s\n", w->cpu_source ? "stat" : "schedstat");
+	fflush(csv);
+}
+
+#define CSV_HEADER	"cell,window,knob,kernel,placement,rivals,event,cpu," \
+			"duration_s,wall_s,yields,p50_us,p99_us,max_us,cut," \
+			"full,flips,migrations,yielder_loop_share," \
+			"yielder_cpu_share,busy,stall_us,task_cpu_shares," \
+			"cpu_source"
+
+/* ------------------------------------------------------------------ */
+/* the no-event windows, one per topology */
+
+struct base_entry {
+	struct topo t;
+	struct win w;
+};
+
+static struct base_entry *bases;
+static int nr_bases;
+
+static bool topo_eq(const struct topo *a, const struct topo *b)
+{
+	int i;
+
+	if (a->pl != b->pl || a->nr != b->nr)
+		return false;
+	for (i = 0; i < a->nr; i++)
+		if (a->w[i] != b->w[i])
+			return false;
+	return true;
+}
+
+static struct win *base_find(const struct topo *t)
+{
+	int i;
+
+	for (i = 0; i < nr_bases; i++)
+		if (topo_eq(&bases[i].t, t))
+			return &bases[i].w;
+	return NULL;
+}
+
+static struct win *base_add(const struct topo *t, const struct win *w)
+{
+	struct base_entry *nb;
+
+	nb = realloc(bases, (nr_bases + 1) * sizeof(*bases));
+	if (!nb)
+		return NULL;
+	bases = nb;
+	bases[nr_bases].t = *t;
+	bases[nr_bases].w = *w;
+	return &bases[nr_bases++].w;
+}
+
+/* ------------------------------------------------------------------ */
+/* one cell */
+
+static const char *le(bool ok)
+{
+	return ok ? "<=" : ">";
+}
+
+/* The windows of a cell, measured */
+struct cell_run {
+	struct win k0, k1, nb;
+	const struct win *base;	/* nb, k1 or a shared window */
+	struct win *fail;	/* the window that failed to run */
+};
+
+/*
+ * Measure cell @c: knob 0, knob 1 and the no-event window at knob 1, the
+ * last two back to back.  @fresh: measure them all, share nothing.  An
+ * enum scy_status.
+ */
+static int measure_cell(const struct cell *c, bool fresh, struct cell_run *r)
+{
+	struct win *shared = fresh ? NULL : base_find(&c->t);
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->k0 = (struct win){ .kind = "k0", .knob = 0, .ev = c->ev };
+	r->k1 = (struct win){ .kind = "k1", .knob = 1, .ev = c->ev };
+	r->nb = (struct win){ .kind = "base", .knob = 1, .ev = EV_NONE };
+
+	r->fail = &r->k0;
+	ret = run_window(c, &r->k0);
+	if (ret)
+		return ret;
+	print_window(c, &r->k0);
+	if (c->ev == EV_NONE && shared) {
+		r->k1 = *shared;
+		r->k1.kind = "k1";
+		r->base = shared;
+		ksft_print_msg("cell %d k1: the no-event window above, shared\n",
+			       c->idx);
+		return SCY_OK;
+	}
+	r->fail = &r->k1;
+	ret = run_window(c, &r->k1);
+	if (ret)
+		return ret;
+	print_window(c, &r->k1);
+	if (c->ev == EV_NONE) {
+		r->base = &r->k1;
+		if (!fresh && !base_add(&c->t, &r->k1))
+			return SCY_EFAIL;
+		return SCY_OK;
+	}
+	if (shared) {
+		r->base = shared;
+		return SCY_OK;
+	}
+	r->fail = &r->nb;
+	ret = run_window(c, &r->nb);
+	if (ret)
+		return ret;
+	print_window(c, &r->nb);
+	r->base = &r->nb;
+	if (!fresh && !base_add(&c->t, &r->nb))
+		return SCY_EFAIL;
+	return SCY_OK;
+}
+
+/* The longest stall of the guest in the windows of @r */
+static __u64 run_stall(const struct cell_run *r)
+{
+	__u64 st = r->k0.stall > r->k1.stall ? r->k0.stall : r->k1.stall;
+
+	return st > r->base->stall ? st : r->base->stall;
+}
+
+/* Judge the windows of @r; the TAP description into @msg */
+/*
+ * @w's sample at the rank of the p99 of @n samples, counted from the
+ * longest: its ceil(n / 100)-th longest; its own p99 where that rank is
+ * beyond the TOP_N samples it kept or beyond its samples.
+ */
+static __u64 tail_at_rank(const struct win *w, __u64 n)
+{
+	__u64 rank = (n + 99) / 100;
+
+	if (!rank)
+		rank = 1;
+	if (rank > TOP_N || rank > w->n)
+		return w->p99;
+	return w->top[rank - 1];
+}
+
+static bool judge(const struct cell *c, const struct cell_run *r,
+		  const char *name, char *msg, size_t len)
+{
+	const struct win *k0 = &r->k0, *k1 = &r->k1, *base = r->base;
+	bool ok99, okmax, okloop = true, okcpu = true, okg4 = true, heavy;
+	__u64 b99, lim99, limmax, k0tail;
+	const char *why = "";
+	size_t off;
+
+	/*
+	 * Knob 0 makes more yields than knob 1 (many return at once), so its
+	 * p99 is taken over more samples and can leave out the one long wait
+	 * an event causes at either knob value. The knob-0 figure compared
+	 * is therefore the one at the rank of knob 1's p99: its
+	 * ceil(n1 / 100)-th longest sample (its own p99 where that is the
+	 * larger rank).
+	 */
+	k0tail = tail_at_rank(k0, k1->n);
+	b99 = k0tail > base->p99 ? k0tail : base->p99;
+	lim99 = b99 + tick_ns + tick_ns / SLACK_DIV;
+	limmax = b99 + 2 * tick_ns + tick_ns / SLACK_DIV;
+	ok99 = k1->nyields && k1->p99 <= lim99;
+	okmax = k1->nyields && k1->max <= limmax;
+	heavy = heavy_rival(c, &why);
+	if (heavy) {
+		okloop = k1->loop_share <= LOOP_SHARE_MAX;
+		okcpu = k1->cpu_share <= k0->cpu_share + CPU_NOISE;
+	}
+	if (c->ev == EV_SIBLING)
+		okg4 = k1->cpu_share <= G4_FACTOR * base->cpu_share + G4_FLOOR;
+
+	off = snprintf(msg, len,
+		       "cell %s: k1 p99 %.1fms %s %.1f, max %.1fms %s %.1f (k0 p99 %.1f at k1's rank, %s p99 %.1f)",
+		       name, ms(k1->p99), le(ok99), ms(lim99), ms(k1->max),
+		       le(okmax), ms(limmax), ms(k0tail),
+		       c->ev == EV_NONE ? "k1" : c->ev == EV_SIBLING ?
+		       "no-sibling" : "no-event", ms(base->p99));
+	if (!k1->nyields && off < len)
+		off += snprintf(msg + off, len - off, "; no yield at knob 1");
+	if (heavy && off < len)
+		off += snprintf(msg + off, len - off,
+				"; yielder cpu %.1f%% %s k0 %.1f%%+1, loops %.3f%% %s 0.5%%",
+				100 * k1->cpu_share, le(okcpu),
+				100 * k0->cpu_share, 100 * k1->loop_share,
+				le(okloop));
+	else if (off < len)
+		off += snprintf(msg + off, len - off,
+				"; yielder cpu %.1f%% (k0 %.1f%%), loops %.3f%%: not judged, %s",
+				100 * k1->cpu_share, 100 * k0->cpu_share,
+				100 * k1->loop_share, why);
+	if (c->ev == EV_SIBLING && off < len)
+		snprintf(msg + off, len - off,
+			 "; G4 cpu with sibling %.1f%% %s 2x %.1f%%+1",
+			 100 * k1->cpu_share, le(okg4),
+			 100 * base->cpu_share);
+	return ok99 && okmax && okloop && okcpu && okg4;
+}
+
+static void run_cell(const struct cell *c)
+{
+	static struct cell_run r[REMEASURE + 1];
+	char name[128], msg[REMEASURE + 1][512], note[128] = "";
+	__u64 stall[REMEASURE + 1];
+	bool ok[REMEASURE + 1];
+	int ret, n, best = 0;
+
+	cell_name(c, name, sizeof(name));
+	for (n = 0; n <= REMEASURE; n++) {
+		ret = measure_cell(c, n > 0, &r[n]);
+		if (ret) {
+			if (ret == SCY_EUNSUPPORTED)
+				ksft_test_result_skip("cell %s: %s\n", name,
+						      r[n].fail->err);
+			else
+				ksft_test_result_fail("cell %s: %s window: %s\n",
+						      name, r[n].fail->kind,
+						      r[n].fail->err[0] ?
+						      r[n].fail->err :
+						      "out of memory");
+			return;
+		}
+		ok[n] = judge(c, &r[n], name, msg[n], sizeof(msg[n]));
+		stall[n] = run_stall(&r[n]);
+		if (stall[n] < stall[best])
+			best = n;
+		/*
+		 * A failure measured while the whole guest stalled for more
+		 * than a tick (the host did not run it) is measured again,
+		 * all windows afresh; the verdict is that of the measurement
+		 * with the shortest stall (a stall can spoil a pass too).
+		 */
+		if (ok[n] || stall[n] <= tick_ns)
+			break;
+		if (n < REMEASURE) {
+			nr_remeasured++;
+			ksft_print_msg("cell %d: %s; the guest stalled %.1fms: measured again\n",
+				       c->idx, msg[n], ms(stall[n]));
+		}
+	}
+	if (n > REMEASURE)
+		n = REMEASURE;
+	if (n)
+		snprintf(note, sizeof(note),
+			 " [measured %d times, judged: the one with the shortest guest stall]",
+			 n + 1);
+	if (stall[best] > tick_ns) {
+		size_t off = strlen(note);
+
+		snprintf(note + off, sizeof(note) - off,
+			 " [guest stalled %.1fms]", ms(stall[best]));
+	}
+	ksft_test_result(ok[best], "%s%s\n", msg[best], note);
+}
+
+/* ------------------------------------------------------------------ */
+
+static int parse_index(const char *s, int *v)
+{
+	char *end;
+	long l;
+
+	errno = 0;
+	l = strtol(s, &end, 10);
+	if (errno || end == s || *end || l < 0 || l > INT_MAX)
+		return -1;
+	*v = (int)l;
+	return 0;
+}
+
+static void print_usage(const char *prog, FILE *f)
+{
+	fprintf(f,
+		"usage: %s [-d SECONDS] [-C CPU] [-o CSV] [-F] [-n INDEX | -c REGEX] [-l]\n"
+		"  -d SECONDS  length of each window (default %.1f, %.1f..%.0f)\n"
+		"  -C CPU      the measured CPU (default: the highest allowed)\n"
+		"  -o CSV      write every window to this file\n"
+		"  -F          the full product of the dimensions (also SCY_MATRIX=full)\n"
+		"  -n INDEX    run the cell with this index only\n"
+		"  -c REGEX    run the cells whose \"INDEX PLACEMENT rivals=.. event=..\" matches\n"
+		"  -l          list the cells and exit\n",
+		prog, DURATION_DEFAULT, DURATION_MIN, DURATION_MAX);
+}
+
+int main(int argc, char **argv)
+{
+	const char *csv_path = NULL, *regex = NULL, *env;
+	struct cell *cells;
+	bool full = false, list = false, *sel;
+	char name[128], skip[256] = "";
+	struct timespec res;
+	int opt, nr, i, index = -1, nsel = 0;
+	__u64 t_start;
+	cpu_set_t set;
+	regex_t re;
+
+	env = getenv("SCY_MATRIX");
+	if (env && !strcmp(env, "full"))
+		full = true;
+	while ((opt = getopt(argc, argv, "d:C:o:Fn:c:lh")) != -1) {
+		switch (opt) {
+		case 'd':
+			if (scy_parse_seconds(optarg, DURATION_MIN, DURATION_MAX,
+					      &opt_duration)) {
+				fprintf(stderr, "invalid duration '%s' (%.1f..%.0f s)\n",
+					optarg, DURATION_MIN, DURATION_MAX);
+				return KSFT_FAIL;
+			}
+			break;
+		case 'C':
+			if (scy_parse_cpu(optarg, &opt_cpu)) {
+				fprintf(stderr, "invalid CPU '%s'\n", optarg);
+				return KSFT_FAIL;
+			}
+			break;
+		case 'o':
+			csv_path = optarg;
+			break;
+		case 'F':
+			full = true;
+			break;
+		case 'n':
+			if (parse_index(optarg, &index)) {
+				fprintf(stderr, "invalid index '%s'\n", optarg);
+				return KSFT_FAIL;
+			}
+			break;
+		case 'c':
+			regex = optarg;
+			break;
+		case 'l':
+			list = true;
+			break;
+		case 'h':
+			print_usage(argv[0], stdout);
+			return KSFT_PASS;
+		default:
+			print_usage(argv[0], stderr);
+			return KSFT_FAIL;
+		}
+	}
+	if (optind != argc) {
+		print_usage(argv[0], stderr);
+		return KSFT_FAIL;
+	}
+
+	nr = gen_cells(full, NULL, 0);
+	cells = calloc(nr, sizeof(*cells));
+	sel = calloc(nr, sizeof(*sel));
+	if (!cells || !sel) {
+		fprintf(stderr, "out of memory\n");
+		return KSFT_FAIL;
+	}
+	gen_cells(full, cells, nr);
+	if (regex && regcomp(&re, regex, REG_EXTENDED | REG_NOSUB)) {
+		fprintf(stderr, "invalid regular expression '%s'\n", regex);
+		return KSFT_FAIL;
+	}
+	if (index >= nr) {
+		fprintf(stderr, "no cell %d: %d cells (0..%d)\n", index, nr,
+			nr - 1);
+		return KSFT_FAIL;
+	}
+	for (i = 0; i < nr; i++) {
+		cell_name(&cells[i], name, sizeof(name));
+		sel[i] = (index < 0 || i == index) &&
+			 (!regex || !regexec(&re, name, 0, NULL, 0));
+		nsel += sel[i];
+		if (list && sel[i])
+			printf("%s\n", name);
+	}
+	if (list)
+		return KSFT_PASS;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ksft_print_header();
+	ksft_set_plan(nsel);
+
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res))
+		ksft_exit_fail_msg("clock_getres(CLOCK_MONOTONIC_COARSE): %s\n",
+				   strerror(errno));
+	tick_ns = (__u64)res.tv_sec * NSEC_PER_SEC + res.tv_nsec;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		ksft_exit_fail_msg("sched_getaffinity: %s\n", strerror(errno));
+	cpu_a = opt_cpu >= 0 ? opt_cpu : default_cpu(&set);
+	if (cpu_a < 0 || cpu_a >= CPU_SETSIZE || !CPU_ISSET(cpu_a, &set))
+		ksft_exit_fail_msg("CPU %d is not available\n", cpu_a);
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (i != cpu_a && CPU_ISSET(i, &set)) {
+			cpu_b = i;
+			break;
+		}
+	snprintf(cg_base, sizeof(cg_base), "scy-matrix-%d", (int)getpid());
+	main_pid = getpid();
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
+		ksft_exit_fail_msg("PR_SET_CHILD_SUBREAPER: %s\n",
+				   strerror(errno));
+	/*
+	 * The main process's wake-ups show stalls of the whole guest (a
+	 * descheduled QEMU): as an RT task nothing in the guest delays them.
+	 * Its workers start as SCHED_OTHER.
+	 */
+	if (!geteuid()) {
+		struct sched_param sp = { .sched_priority = 1 };
+
+		if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp))
+			ksft_print_msg("no SCHED_FIFO for the test process: %s\n",
+				       strerror(errno));
+	}
+
+	if (!scy_knob_present()) {
+		snprintf(skip, sizeof(skip), "%s", NO_KNOB_REASON);
+	} else {
+		init_knob = scy_knob_read();
+		if (init_knob < 0)
+			ksft_exit_fail_msg("cannot read %s: %s\n",
+					   SCY_KNOB_SYSFS, strerror(errno));
+		if (geteuid())
+			snprintf(skip, sizeof(skip),
+				 "not root: cannot set %s", SCY_KNOB_SYSFS);
+	}
+	ksft_print_msg("kernel %s, knob %s, tick %.1f ms, CPU %d (2nd CPU %d),",
+		       scy_kernel_release(),
+		       init_knob < 0 ? "absent" : scy_knob_name(init_knob),
+		       ms(tick_ns), cpu_a, cpu_b);
+	printf(" %.2f s windows, %s set: %d of %d cells\n", opt_duration,
+	       full ? "full" : "default", nsel, nr);
+
+	if (csv_path && !skip[0]) {
+		csv = fopen(csv_path, "w");
+		if (!csv)
+			ksft_exit_fail_msg("cannot open %s: %s\n", csv_path,
+					   strerror(errno));
+		fprintf(csv, "%s\n", CSV_HEADER);
+	}
+	atexit(restore_knob);
+	scy_on_signals(on_signal);
+	t_start = now_ns();
+
+	for (i = 0; i < nr; i++) {
+		if (!sel[i])
+			continue;
+		if (skip[0]) {
+			cell_name(&cells[i], name, sizeof(name));
+			ksft_test_result_skip("cell %s: %s\n", name, skip);
+			continue;
+		}
+		run_cell(&cells[i]);
+	}
+
+	restore_knob();
+	if (!skip[0])
+		ksft_print_msg("%d windows in %.0f s, %d cells measured again\n",
+			       nr_windows, (double)(now_ns() - t_start) / NSEC_PER_SEC,
+			       nr_remeasured);
+	if (csv)
+		fclose(csv);
+	if (regex)
+		regfree(&re);
+	if (init_knob >= 0 && !skip[0] && scy_knob_read() != init_knob)
+		ksft_exit_fail_msg("the knob reads %d, not %d as before\n",
+				   scy_knob_read(), init_knob);
+	if (ksft_get_fail_cnt())
+		ksft_exit_fail();
+	if (!ksft_get_pass_cnt() && ksft_get_xskip_cnt()) {
+		ksft_print_cnts();
+		return KSFT_SKIP;
+	}
+	ksft_exit_pass();
+}
