@@ -72,11 +72,11 @@
  * in use (default or -F).
  *
  * Windows: each cell runs a window at knob 0 and one at knob 1, with its
- * event, in the same process (the knob-0 window of a flip event lasts
- * twice as long: a flip can make the stock scheduler keep the yielder
- * away for long at either knob value, and its tail, the figure knob 1 is
- * held to, should cover what the flips cause); a cell with an event also needs its
- * topology without it at knob 1 (its no-event window; for sibling: the
+ * event, in the same process (the knob-0 window of a flip event lasts three
+ * times as long: a flip can make the stock scheduler keep the yielder away
+ * for long at either knob value, and its tail, the figure knob 1 is held
+ * to, should cover what the flips cause); a cell with an event also needs
+ * its topology without it at knob 1 (its no-event window; for sibling: the
  * cell without the sibling), measured once per topology and shared with
  * every cell of that topology (it is the knob-1 window of the topology's
  * event-free cell).  Every window sets its groups up afresh, so that no
@@ -1243,13 +1243,13 @@ static int run_window(const struct cell *c, struct win *w)
 	warmup = dur / 3 < WARMUP_MAX_NS ? dur / 3 : WARMUP_MAX_NS;
 	/*
 	 * A flip can make the stock scheduler keep the yielder away for
-	 * long at either knob value (6.12: a rival reniced 0 -> 19 runs up
-	 * to about 100 ms at once before the next flip); the knob-0 window
-	 * of such a cell sees twice the flips, so that its tail, the
-	 * figure knob 1 is held to, covers what the events cause.
+	 * long at either knob value (6.12: a rival reniced 0 -> 19 runs
+	 * 90-105 ms at once before the next flip); the knob-0 window of such
+	 * a cell sees three times the flips, so that its tail, the figure
+	 * knob 1 is held to, covers what the events cause.
 	 */
 	if (!w->knob && ev_flips(w->ev))
-		dur *= 2;
+		dur *= 3;
 	go = now_ns();
 	sh->go_ns = go;
 	sh->start_ns = go + warmup;
