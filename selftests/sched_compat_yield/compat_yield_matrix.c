@@ -166,6 +166,7 @@
 
 #include "../kselftest.h"
 #include "place.h"
+#include "share.h"
 
 #define NSEC_PER_SEC		1000000000ULL
 #define NSEC_PER_MSEC		1000000ULL
@@ -907,47 +908,6 @@ static noreturn void spawner_run(const struct cell *c, enum event ev,
 /* ------------------------------------------------------------------ */
 /* CPU time */
 
-static int cpu_schedstat(pid_t pid, __u64 *ns)
-{
-	char path[64], buf[128], *end;
-	unsigned long long v;
-
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-	if (scy_read_file(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	v = strtoull(buf, &end, 10);
-	if (end == buf)
-		return -1;
-	*ns = v;
-	return 0;
-}
-
-static int cpu_stat(pid_t pid, __u64 *ns)
-{
-	unsigned long long utime, stime;
-	char path[64], buf[1024], *p;
-	long hz = sysconf(_SC_CLK_TCK);
-	int i;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (scy_read_file(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	p = strrchr(buf, ')');
-	if (!p)
-		return -1;
-	for (i = 3; i < 14; i++) {
-		p = strchr(p + 1, ' ');
-		if (!p)
-			return -1;
-	}
-	if (sscanf(p, "%llu %llu", &utime, &stime) != 2)
-		return -1;
-	if (hz <= 0)
-		hz = 100;
-	*ns = (utime + stime) * (NSEC_PER_SEC / (unsigned long long)hz);
-	return 0;
-}
-
 struct snap {
 	__u64 counter[NR_SLOTS];
 	__u64 cpu[NR_SLOTS];
@@ -965,7 +925,8 @@ static int snapshot(struct win_shared *sh, const pid_t *pid, int src,
 		s->cpu[i] = 0;
 		if (pid[i] <= 0 || i == SLOT_SPAWNER)
 			continue;
-		if ((src ? cpu_stat : cpu_schedstat)(pid[i], &s->cpu[i]))
+		if (scy_cpu_time(src ? SCY_CPU_STAT : SCY_CPU_SCHEDSTAT,
+				 pid[i], &s->cpu[i]))
 			return -1;
 	}
 	return 0;
@@ -1245,7 +1206,7 @@ static int run_window(const struct cell *c, struct win *w)
 		}
 	}
 	w->cpu_source = 0;
-	if (cpu_schedstat(pid[SLOT_YIELDER], &t) || !t)
+	if (scy_cpu_time(SCY_CPU_SCHEDSTAT, pid[SLOT_YIELDER], &t) || !t)
 		w->cpu_source = 1;
 
 	dur = (__u64)(opt_duration * NSEC_PER_SEC);

@@ -207,7 +207,7 @@ static int cpu_stat(pid_t pid, __u64 *ns)
 	return 0;
 }
 
-static int cpu_time(enum scy_cpu_source src, pid_t pid, __u64 *ns)
+int scy_cpu_time(enum scy_cpu_source src, pid_t pid, __u64 *ns)
 {
 	return src == SCY_CPU_SCHEDSTAT ? cpu_schedstat(pid, ns) :
 					  cpu_stat(pid, ns);
@@ -292,7 +292,7 @@ static int snapshot(struct scy_shared *sh, int nr, enum scy_cpu_source src,
 		s->counter[i] = __atomic_load_n(&sh->slot[i].counter,
 						__ATOMIC_RELAXED);
 	for (i = 0; i < nr; i++)
-		if (cpu_time(src, st.pids[i], &s->cpu[i]))
+		if (scy_cpu_time(src, st.pids[i], &s->cpu[i]))
 			return -1;
 	return 0;
 }

@@ -77,6 +77,9 @@ struct scy_result {
 	__u64 hog_cpu_ns;
 };
 
+/* CPU time of @pid in ns from @src (schedstat or stat).  0 on success. */
+int scy_cpu_time(enum scy_cpu_source src, pid_t pid, __u64 *ns);
+
 void scy_config_init(struct scy_config *cfg);
 
 /*
