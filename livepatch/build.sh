@@ -15,13 +15,19 @@
 #                      #include lines and that source's kernel/sched/ headers
 #   OUT/livepatch_compat_yield.ko
 #   OUT/test/*.ko      with SCY_LIVEPATCH_TESTS=1: builds that must be
-#                      refused (another kernel, a missing symbol, a second
-#                      copy)
+#                      refused (another kernel by UTS_VERSION, by build
+#                      ID, a missing symbol), the
+#                      same build under another name (an upgrade), and
+#                      another vendor's livepatches (lp_test_other.c: a
+#                      cumulative one, one beside this one, one of
+#                      yield_to_task_fair())
 # The headers package and linux-source must be the same Debian version.
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
 
 kver=${1:?usage: livepatch/build.sh KVER [OUT|--kernel]}
+# the livepatch's version, before the kernel's release in DKMS's
+LP_VERSION=0.2
 kver_check "$kver"
 out=${2:-$SCY_REPO/results/livepatch-$kver}
 dk=$(bash "$SCY_REPO/vm/debian-kernel.sh" "$kver")
@@ -29,8 +35,11 @@ krel=$(cat "$dk/release")
 if [[ $out == --kernel ]]; then
 	first=$(series_patches "$SCY_REPO/kernel-patches/v$kver" | head -n 1)
 	hash=$(cd "$SCY_REPO/livepatch" && cat build.sh extract.py klp-convert.py Makefile Kbuild \
-		dkms.conf livepatch_compat_yield.c "$kver.list" "$first" | sha256sum | cut -c1-12)
-	out=$SCY_CACHE/livepatch/$krel-$hash
+		dkms.conf livepatch_compat_yield.c klp-core.h lp_test_other.c "$kver.list" "$first" |
+		sha256sum | cut -c1-12)
+	# the kernel by release and Debian version: a new upload of the same
+	# ABI name is another kernel
+	out=$SCY_CACHE/livepatch/$krel-$(cat "$dk/debian-version")-$hash
 	if [[ ! -f $out/.done ]]; then
 		mkdir -p "$SCY_CACHE/livepatch"
 		(
@@ -58,16 +67,31 @@ src=$out/src
 gen=$src/gen/$krel
 rm -rf "$out"
 mkdir -p "$gen/kernel/sched" "$out/fair"
-cp "$SCY_REPO"/livepatch/{Makefile,Kbuild,livepatch_compat_yield.c,klp-convert.py,dkms.conf} "$src/"
+cp "$SCY_REPO"/livepatch/{Makefile,Kbuild,livepatch_compat_yield.c,klp-core.h,klp-convert.py} "$src/"
+# DKMS: a package version per kernel (the livepatch's version, then the
+# kernel's release), so that the trees of several kernels sit side by
+# side, and built only for that kernel.
+conf=$(<"$SCY_REPO/livepatch/dkms.conf")
+conf=${conf//@VERSION@/$LP_VERSION+$krel}
+conf=${conf//@KERNEL@/^$(sed 's/[.+]/\\&/g' <<<"$krel")\$}
+printf '%s\n' "$conf" >"$src/dkms.conf"
 
 # fair.c with the series' first patch (the one that adds the switch and
 # the compat yield; the second adds a tracepoint the binary kernel lacks).
 first=$(series_patches "$SCY_REPO/kernel-patches/v$kver" | head -n 1)
+# Its other files are the boot parameter's documentation and the Kconfig
+# options, which a module does without (its parameters and this build
+# stand in for them); a change to any other file would be dropped here,
+# so it stops the build, as does a hunk that does not apply exactly.
+dropped=$(sed -n 's|^diff --git a/\([^ ]*\) .*|\1|p' "$first" |
+	grep -vxE 'kernel/sched/fair\.c|Documentation/admin-guide/kernel-parameters\.txt|init/Kconfig' || true)
+[[ -z $dropped ]] ||
+	die "${first#"$SCY_REPO"/} changes $(echo $dropped), which the livepatch does not take"
 mkdir -p "$out/fair/kernel/sched"
 cp "$ref/kernel/sched/fair.c" "$out/fair/kernel/sched/"
 awk '/^diff --git / { on = ($3 == "a/kernel/sched/fair.c") } /^-- $/ { on = 0 } on' "$first" |
-	patch -d "$out/fair" -p1 -s -f --no-backup-if-mismatch >/dev/null ||
-	die "${first#"$SCY_REPO"/} does not apply to linux-source-$kver's fair.c"
+	patch -d "$out/fair" -p1 -s -f --fuzz=0 --no-backup-if-mismatch >/dev/null ||
+	die "${first#"$SCY_REPO"/} does not apply to linux-source-$kver's fair.c without fuzz"
 { cat "$dk/.config"; echo CONFIG_SCHED_COMPAT_YIELD=y; echo CONFIG_SCHED_COMPAT_YIELD_SYSCTL=y; } >"$out/fair/config"
 # Every definition the series adds or changes in fair.c is copied (or is
 # boot-only): the livepatch does what the patched kernel does.
@@ -78,12 +102,20 @@ missing=$(comm -23 <(echo "$changed") \
 [[ -z $missing ]] ||
 	die "the series changes $(echo $missing) in fair.c, which livepatch/$kver.list does not take"
 python3 "$SCY_REPO/livepatch/extract.py" "$out/fair/config" "$out/fair/kernel/sched/fair.c" \
-	"$ref/kernel/sched/sched.h" "$SCY_REPO/livepatch/$kver.list" "$gen"
+	"$ref/kernel/sched/sched.h" "$SCY_REPO/livepatch/$kver.list" "$gen" "$ref/kernel/sched/fair.c"
 # fair.c's includes, in its order: sched.h needs what they declare first
 grep -E '^#include ' "$out/fair/kernel/sched/fair.c" >"$gen/kernel/sched/fair-includes.h"
 cp "$ref"/kernel/sched/*.h "$gen/kernel/sched/"
 cp "$ref/kernel/workqueue_internal.h" "$gen/kernel/"
 echo "$debver" >"$gen/debian-version"
+# The image's build ID, the exact identity of the kernel the module is
+# for (it checks it at load, beside UTS_VERSION).
+"$ref/scripts/extract-vmlinux" "$dk/bzImage" >"$out/vmlinux" 2>/dev/null ||
+	die "no vmlinux in $dk/bzImage"
+bid=$(readelf -n "$out/vmlinux" | sed -n 's/^ *Build ID: *//p')
+rm -f "$out/vmlinux"
+[[ $bid =~ ^[0-9a-f]{40}$ ]] || die "no build ID in $krel's image (${bid:-none})"
+echo "$bid" >"$gen/build-id"
 rm -rf "$out/fair"
 
 # build NAME DIR [make variables]: the module, W=1, no warning allowed.
@@ -93,6 +125,7 @@ build() {
 	if [[ $dir != "$src" ]]; then
 		rm -rf "$dir"
 		cp -r "$src" "$dir"
+		cp "$SCY_REPO/livepatch/lp_test_other.c" "$dir/"
 	fi
 	blog=$dir/build.log
 	make -C "$dir" KDIR="$kdir" W=1 "$@" >"$blog" 2>&1 || {
@@ -116,12 +149,21 @@ if [[ ${SCY_LIVEPATCH_TESTS:-0} == 1 ]]; then
 	# module of a loaded one's name before its init could say why
 	build other-kernel "$out/test/other" LP_CFLAGS=-DLP_TEST_OTHER_KERNEL \
 		LP_NAME=livepatch_compat_yield_other
+	build other-build-id "$out/test/otherid" LP_CFLAGS=-DLP_TEST_OTHER_BUILD_ID \
+		LP_NAME=livepatch_compat_yield_otherid
 	build missing-symbol "$out/test/missing" LP_CFLAGS=-DLP_TEST_MISSING_SYMBOL \
 		LP_KLP_EXTRA=lp_test_missing_symbol LP_NAME=livepatch_compat_yield_missing
-	build second-copy "$out/test/again" LP_NAME=livepatch_compat_yield_again
+	build upgrade "$out/test/next" LP_NAME=livepatch_compat_yield_next
+	build other-cumulative "$out/test/replace" LP_SRC=lp_test_other LP_NAME=lp_test_replace \
+		LP_CFLAGS=-DLP_TEST_REPLACE
+	build other-beside "$out/test/stack" LP_SRC=lp_test_other LP_NAME=lp_test_stack
+	build other-yield "$out/test/yield" LP_SRC=lp_test_other LP_NAME=lp_test_yield \
+		LP_CFLAGS=-DLP_TEST_YIELD
 	cp "$out/test/other/livepatch_compat_yield_other.ko" "$out/test/other-kernel.ko"
+	cp "$out/test/otherid/livepatch_compat_yield_otherid.ko" "$out/test/other-build-id.ko"
 	cp "$out/test/missing/livepatch_compat_yield_missing.ko" "$out/test/missing-symbol.ko"
-	cp "$out/test/again/livepatch_compat_yield_again.ko" "$out/test/"
+	cp "$out/test/next/livepatch_compat_yield_next.ko" "$out/test/replace/lp_test_replace.ko" \
+		"$out/test/stack/lp_test_stack.ko" "$out/test/yield/lp_test_yield.ko" "$out/test/"
 fi
 log "livepatch for $krel: $out/livepatch_compat_yield.ko"
 echo "$out"

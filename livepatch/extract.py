@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""extract.py CONFIG FAIR_C SCHED_H LIST OUTDIR: the livepatch's generated sources.
+"""extract.py CONFIG FAIR_C SCHED_H LIST OUTDIR [STOCK_FAIR_C]: the livepatch's generated sources.
 
 FAIR_C is kernel/sched/fair.c of the matching linux-source with the series'
 first patch applied; CONFIG the binary kernel's .config; LIST names, one a
@@ -20,7 +20,10 @@ Writes OUTDIR/compat_yield.c (the copies, in LIST's order, each under a
 #line that names its place in fair.c), OUTDIR/klp-syms.h (the declarations)
 and OUTDIR/klp-syms.list (the klp names). Only the branches of #if/#ifdef
 that CONFIG selects are searched; a name found in none of them, or twice,
-is an error.
+is an error. With STOCK_FAIR_C (fair.c without the series), so is a "copy"
+of a variable that STOCK_FAIR_C defines as FAIR_C does: the copy would be
+the livepatch's own, a second state beside the running kernel's (a klp
+entry reaches the kernel's).
 
 extract.py --changed CONFIG STOCK_FAIR_C FAIR_C prints the names whose
 definitions the series adds or changes (the ones LIST must copy).
@@ -205,18 +208,18 @@ def changed(config, stock, patched):
         return out
 
     a, b = defs(stock), defs(patched)
-    for name in sorted(b):
-        if a.get(name) != b[name]:
-            print(name)
+    return [name for name in sorted(b) if a.get(name) != b[name]]
 
 
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == '--changed':
-        changed(*sys.argv[2:])
+        for name in changed(*sys.argv[2:]):
+            print(name)
         return
-    if len(sys.argv) != 6:
-        sys.exit('usage: extract.py CONFIG FAIR_C SCHED_H LIST OUTDIR')
-    config, src, header, listf, outdir = sys.argv[1:]
+    if len(sys.argv) not in (6, 7):
+        sys.exit('usage: extract.py CONFIG FAIR_C SCHED_H LIST OUTDIR [STOCK_FAIR_C]')
+    config, src, header, listf, outdir = sys.argv[1:6]
+    ours = set(changed(config, sys.argv[6], src)) if len(sys.argv) == 7 else None
     on = read_config(config)
     with open(src) as f:
         lines = f.read().split('\n')
@@ -240,6 +243,10 @@ def main():
             sys.exit('extract.py: %s: %d definitions of %s in the active code (expected 1)'
                      % (src, len(defs), name))
         first, last = defs[0]
+        if (kind == 'copy' and ours is not None and name not in ours and
+                statement_name('\n'.join(lines[first:last + 1]))[1] == 'var'):
+            sys.exit('extract.py: %s: copy %s: a variable of the stock fair.c; a copy would '
+                     'be a second state beside the kernel\'s (klp reaches it)' % (listf, name))
         if kind == 'copy':
             begin = leading_comment(lines, first)
             code.append('#line %d "kernel/sched/fair.c"\n%s\n' %

@@ -20,7 +20,24 @@
  * loaded with sysctl=1, kernel.sched_compat_yield (the series' option
  * CONFIG_SCHED_COMPAT_YIELD_SYSCTL, off by default there too: programs
  * such as OpenJ9 JVMs read that file and wait differently when it holds
- * 0). The switch is 0 when they appear.
+ * 0). The switch holds the parameter sched_compat_yield (default 0) when
+ * they appear.
+ *
+ * Beside other livepatches. The switch is a livepatch state
+ * (Documentation/livepatch/system-state.rst): a cumulative livepatch
+ * (.replace) that does not carry it is refused by the livepatch core, so
+ * no other livepatch removes this one and leaves its files behind. This
+ * one is refused when another livepatch already replaces one of its
+ * functions.
+ *
+ * Upgrade. A build loaded while an earlier one (of this state) runs takes
+ * over from it: the switch's value before any task runs the new code,
+ * the files once every task does. By default it replaces the earlier
+ * build (.replace), which then only has to be unloaded; it is refused if
+ * that would remove another vendor's livepatch as well, and with
+ * replace=0 it stacks on the earlier build instead, which is then
+ * disabled by hand. In neither case does a task run the stock yield in
+ * between.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -33,19 +50,30 @@
 /* fair.c's own includes, sched.h among them */
 #include "kernel/sched/fair-includes.h"
 #include "klp-syms.h"
+#include "klp-core.h"
 
-/* The kernel this module is for: the headers' (a test build names another). */
+/*
+ * The kernel this module is for: the headers' UTS_VERSION and the build ID
+ * of the image (a test build names another).
+ */
 #ifdef LP_TEST_OTHER_KERNEL
 #define LP_UTS_VERSION "#1 SMP PREEMPT_DYNAMIC Debian 0.0-0 (test)"
 #else
 #define LP_UTS_VERSION UTS_VERSION
 #endif
+#ifdef LP_TEST_OTHER_BUILD_ID
+#undef LP_BUILD_ID
+#define LP_BUILD_ID "0123456789abcdef0123456789abcdef01234567"
+#endif
 
 /*
- * fair.c's cfs_bandwidth_used() tests its static key with a jump label;
- * a livepatch module cannot add jump labels on a key of the kernel (its
- * jump entries are set up before livepatch relocations are resolved), so
- * this one reads the key's count.
+ * fair.c's cfs_bandwidth_used() tests its static key with a jump label.
+ * This one reads the key's count instead: a jump entry of this module on
+ * a key of the kernel would depend on the module loader resolving the
+ * livepatch relocation of the key (.klp.rela.vmlinux.__jump_table) before
+ * it sets up the module's jump entries, which it does since 5.8 but which
+ * nothing here tests; a load and a compare where fair.c has a NOP, on the
+ * yield path only.
  */
 static inline bool cfs_bandwidth_used(void)
 {
@@ -64,40 +92,182 @@ static bool sysctl;
 module_param(sysctl, bool, 0444);
 MODULE_PARM_DESC(sysctl, "Also offer the kernel.sched_compat_yield sysctl (default: no)");
 
-static struct ctl_table_header *lp_sysctl;
+static bool lp_initial;
+module_param_named(sched_compat_yield, lp_initial, bool, 0444);
+MODULE_PARM_DESC(sched_compat_yield, "The switch's value when the patch is enabled (default: 0; an upgrade keeps the running build's value)");
 
-/* Before the new functions run: the switch's files, the switch at 0. */
-static int lp_pre_patch(struct klp_object *obj)
+static bool replace = true;
+module_param(replace, bool, 0444);
+MODULE_PARM_DESC(replace, "Upgrade: replace the running build (default: yes) or stack on it (no)");
+
+/*
+ * The livepatch state of the switch: its id, and the layout of what one
+ * build hands to the next (struct lp_switch), fixed for a state version.
+ */
+#define LP_STATE_ID		0x73637900UL	/* "scy" */
+#define LP_STATE_VERSION	1
+
+struct lp_switch {
+	int (*get)(void);			/* the switch's value */
+	struct ctl_table_header *sysctl;	/* kernel.sched_compat_yield */
+	bool files;				/* this build's files are up */
+};
+
+static struct lp_switch lp_switch = {
+	.get = sched_compat_yield_get,
+};
+
+static struct klp_patch lp_patch;
+
+/* The earlier build this one takes over from, while it does. */
+static struct lp_switch *lp_prev;
+/* /sys/kernel/sched_compat_yield existed when this module was loaded. */
+static bool lp_knob_existed;
+
+static const char *const lp_func_names[] = {
+	"yield_task_fair", "yield_to_task_fair",
+};
+
+/*
+ * An enabled livepatch other than a build of this one (of its state):
+ * with @any, the first one; else the first that replaces a function this
+ * one does, with that function in @name.
+ */
+static struct klp_patch *lp_other_patch(struct klp_patch *self, bool any,
+					const char **name)
+{
+	struct klp_patch *patch;
+	struct klp_object *obj;
+	struct klp_func *func;
+	int i;
+
+	list_for_each_entry(patch, &klp_patches, list) {
+		if (patch == self || !patch->enabled ||
+		    klp_get_state(patch, LP_STATE_ID))
+			continue;
+		if (any)
+			return patch;
+		klp_for_each_object(patch, obj) {
+			if (obj->name)
+				continue;
+			klp_for_each_func(obj, func) {
+				for (i = 0; i < ARRAY_SIZE(lp_func_names); i++) {
+					if (strcmp(func->old_name, lp_func_names[i]))
+						continue;
+					*name = lp_func_names[i];
+					return patch;
+				}
+			}
+		}
+	}
+	return NULL;
+}
+
+/* The switch's files, with the sysctl when @with_sysctl. */
+static int lp_files_create(bool with_sysctl)
 {
 	int ret;
+
+	if (with_sysctl) {
+		lp_switch.sysctl = register_sysctl("kernel", sched_compat_yield_sysctls);
+		if (!lp_switch.sysctl)
+			return -ENOMEM;
+	}
+	ret = sysfs_create_file(kernel_kobj, &sched_compat_yield_attr.attr);
+	if (ret) {
+		if (lp_switch.sysctl)
+			unregister_sysctl_table(lp_switch.sysctl);
+		lp_switch.sysctl = NULL;
+		return ret;
+	}
+	lp_switch.files = true;
+	return 0;
+}
+
+/*
+ * Remove the files of @sw, this build's or an earlier one's (the sysfs
+ * file goes by its name, the same in every build). Removing them waits
+ * for the writers in them.
+ */
+static void lp_files_remove(struct lp_switch *sw)
+{
+	if (!sw->files)
+		return;
+	sysfs_remove_file(kernel_kobj, &sched_compat_yield_attr.attr);
+	if (sw->sysctl)
+		unregister_sysctl_table(sw->sysctl);
+	sw->sysctl = NULL;
+	sw->files = false;
+}
+
+/*
+ * Before the new functions run: refuse a conflict; take the switch's
+ * value from the earlier build, or set it and put the files up.
+ */
+static int lp_pre_patch(struct klp_object *obj)
+{
+	struct klp_state *prev = klp_get_prev_state(LP_STATE_ID);
+	struct klp_patch *other;
+	const char *name = NULL;
 
 #ifdef LP_TEST_MISSING_SYMBOL
 	if (READ_ONCE(lp_never))
 		lp_test_missing_symbol();
 #endif
-	if (sysctl) {
-		lp_sysctl = register_sysctl("kernel", sched_compat_yield_sysctls);
-		if (!lp_sysctl)
-			return -ENOMEM;
+	if (lp_knob_existed && !prev) {
+		pr_err("this kernel already has /sys/kernel/sched_compat_yield: not loaded\n");
+		return -EEXIST;
 	}
-	ret = sysfs_create_file(kernel_kobj, &sched_compat_yield_attr.attr);
-	if (ret && lp_sysctl) {
-		unregister_sysctl_table(lp_sysctl);
-		lp_sysctl = NULL;
+	other = lp_other_patch(&lp_patch, lp_patch.replace, &name);
+	if (other && lp_patch.replace) {
+		pr_err("replacing the running build would remove the livepatch %s too: not loaded (replace=0 stacks on the running build)\n",
+		       other->mod->name);
+		return -EBUSY;
 	}
-	return ret;
+	if (other) {
+		pr_err("the livepatch %s already replaces %s(): not loaded\n",
+		       other->mod->name, name);
+		return -EBUSY;
+	}
+	if (prev) {
+		lp_prev = prev->data;
+		sched_compat_yield_set(lp_prev->get());
+		return 0;
+	}
+	sched_compat_yield_set(lp_initial);
+	return lp_files_create(sysctl);
 }
 
 /*
- * The stock functions are back: the files go (removing them waits for
- * the writers in them), then the switch returns to 0.
+ * Every task runs this build's functions: take the files over from the
+ * earlier build, after its last writer, with the value it left.
+ */
+static void lp_post_patch(struct klp_object *obj)
+{
+	bool with_sysctl;
+	int ret;
+
+	if (!lp_prev)
+		return;
+	with_sysctl = sysctl || lp_prev->sysctl;
+	lp_files_remove(lp_prev);
+	sched_compat_yield_set(lp_prev->get());
+	lp_prev = NULL;
+	ret = lp_files_create(with_sysctl);
+	if (ret)
+		pr_err("the switch's files could not be created (%d); the switch stays at %d\n",
+		       ret, sched_compat_yield_get());
+}
+
+/*
+ * The stock functions (or an earlier build's, stacked below) are back:
+ * the files go, unless a later build took them, then the switch returns
+ * to 0.
  */
 static void lp_post_unpatch(struct klp_object *obj)
 {
-	sysfs_remove_file(kernel_kobj, &sched_compat_yield_attr.attr);
-	if (lp_sysctl)
-		unregister_sysctl_table(lp_sysctl);
-	lp_sysctl = NULL;
+	lp_prev = NULL;
+	lp_files_remove(&lp_switch);
 	sched_compat_yield_set(false);
 }
 
@@ -119,8 +289,18 @@ static struct klp_object lp_objs[] = {
 		.funcs = lp_funcs,
 		.callbacks = {
 			.pre_patch = lp_pre_patch,
+			.post_patch = lp_post_patch,
 			.post_unpatch = lp_post_unpatch,
 		},
+	},
+	{ }
+};
+
+static struct klp_state lp_states[] = {
+	{
+		.id = LP_STATE_ID,
+		.version = LP_STATE_VERSION,
+		.data = &lp_switch,
 	},
 	{ }
 };
@@ -128,10 +308,15 @@ static struct klp_object lp_objs[] = {
 static struct klp_patch lp_patch = {
 	.mod = THIS_MODULE,
 	.objs = lp_objs,
+	.states = lp_states,
 };
+
+/* a GNU build ID: a SHA-1, 20 bytes */
+#define LP_BUILD_ID_SIZE	20
 
 static int __init lp_init(void)
 {
+	char id[2 * LP_BUILD_ID_SIZE + 1];
 	struct kernfs_node *kn;
 
 	if (strcmp(init_utsname()->version, LP_UTS_VERSION)) {
@@ -139,17 +324,34 @@ static int __init lp_init(void)
 		       LP_UTS_VERSION, init_utsname()->version);
 		return -ENOEXEC;
 	}
+	snprintf(id, sizeof(id), "%*phN", LP_BUILD_ID_SIZE, vmlinux_build_id);
+	if (strcmp(id, LP_BUILD_ID)) {
+		pr_err("built for the kernel of build ID %s, this one's is %s: not loaded\n",
+		       LP_BUILD_ID, id);
+		return -ENOEXEC;
+	}
+	/*
+	 * An earlier build's (else refused in lp_pre_patch, where the
+	 * livepatch core tells whose it is): upgrade.
+	 */
 	kn = kernfs_find_and_get(kernel_kobj->sd, "sched_compat_yield");
 	if (kn) {
 		kernfs_put(kn);
-		pr_err("this kernel already has /sys/kernel/sched_compat_yield: not loaded\n");
-		return -EEXIST;
+		lp_knob_existed = true;
+		lp_patch.replace = replace;
 	}
 	return klp_enable_patch(&lp_patch);
 }
 
+/*
+ * The patch is gone: disabled (lp_post_unpatch removed the files) or
+ * replaced, by a later build (which took them) or by a cumulative
+ * livepatch that carries this state without knowing the files: those go
+ * now, before this module's code does.
+ */
 static void __exit lp_exit(void)
 {
+	lp_files_remove(&lp_switch);
 }
 
 module_init(lp_init);

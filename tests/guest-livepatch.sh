@@ -6,20 +6,32 @@
 #   - the taint it leaves: K (livepatch), O (out of tree), E (unsigned),
 #     and no other flag;
 #   - the builds that must be refused (livepatch/build.sh with
-#     SCY_LIVEPATCH_TESTS=1): another kernel and a second copy beside this
-#     one while it is loaded, a missing symbol when it is not (the second
-#     copy's check comes first): each fails with its errno, says so in one
-#     dmesg line, and changes nothing;
-#   - SCY_LIVEPATCH_CYCLES (20) cycles of load, knob 1, disable, unload
-#     while stress-ng yields on both CPUs: each load and unload works, each
-#     disable removes the knob's files. A transition on 6.12 ends by
-#     rewriting the kernel's cond_resched() call sites (the livepatch
-#     core's sched_dynamic_klp_enable/disable), a text patch with IPIs per
-#     site, slow under single-threaded TCG (the transition times are in
-#     Documentation/results/livepatch.md), hence waits of up to 5 minutes;
+#     SCY_LIVEPATCH_TESTS=1): another kernel (by UTS_VERSION, by build
+#     ID), a missing symbol: each fails
+#     with its errno, says so in one dmesg line, and changes nothing;
+#   - beside other livepatches (lp_test_other.c): a cumulative one that
+#     does not carry the switch's state is refused by the livepatch core;
+#     one of another function loads beside this one; one that replaces
+#     yield_to_task_fair() makes this one refuse to load;
+#   - upgrades to the same build under another name: replacing the running
+#     build, and stacked on it (replace=0, the way beside another
+#     livepatch, where replacing is refused), the knob at 1 throughout and
+#     a yielder next to a hog kept at a few percent of the CPU across the
+#     transition (the stock yield gives it half);
+#   - SCY_LIVEPATCH_CYCLES (20) cycles of load (the initial knob value by
+#     the module parameter, 0 or 1), knob 1, disable, unload while
+#     stress-ng yields on both CPUs and a writer flips the knob: each load
+#     and unload works, each disable removes the knob's files. A
+#     transition on 6.12 ends by rewriting the kernel's cond_resched() call
+#     sites (the livepatch core's sched_dynamic_klp_enable/disable), a
+#     text patch with IPIs per site, slow under single-threaded TCG (the
+#     transition times are in Documentation/results/livepatch.md), hence
+#     waits of up to 5 minutes;
 #   - after the patch is disabled and unloaded, the stock yield is back (a
 #     yielder in its own autogroup next to a hog gets its 50% again on
 #     6.12, where the patched yield gives it a few percent);
+#   - the admin guide's boot recipe (modules-load.d and modprobe.d) run by
+#     systemd-modules-load, as at boot: the knob comes up at 1;
 #   - the livepatch loaded again for the kselftests that follow.
 # Uses check/ok/not_ok/skip/field/in_range of tests/tap.sh and $knob, $SCY_BIN, $SCY_KVER,
 # $SCY_RESULTS of the suite.
@@ -27,7 +39,7 @@
 lp=/sys/kernel/livepatch/livepatch_compat_yield
 lpko=$SCY_RESULTS/livepatch.ko
 cycles=${SCY_LIVEPATCH_CYCLES:-20}
-plan 15
+plan 27
 
 # Taint flags (Documentation/admin-guide/tainted-kernels.rst): O 4096,
 # E 8192, K 32768.
@@ -35,36 +47,31 @@ taint=$(cat /proc/sys/kernel/tainted)
 check "taint $taint: K (livepatch) set, nothing but K, O and E" \
 	test $((taint & 32768)) != 0 -a $((taint & ~(4096 | 8192 | 32768))) = 0
 
-# refused KO ERRNO_TEXT DMESG_TEXT DESCRIPTION: insmod KO fails with
-# ERRNO_TEXT, the kernel logs exactly one line, containing DMESG_TEXT,
-# besides the module loader's taint notices, and the knob (absent or its
-# value) and the loaded livepatches are as they were.
+# refused KO ERRNO_TEXT DMESG_TEXT DESCRIPTION [ARGS]: insmod KO [ARGS]
+# fails with ERRNO_TEXT, the kernel logs DMESG_TEXT once and nothing else
+# but the module loader's taint notices and the livepatch core's lines
+# about a patch it did not enable, and the knob (absent or its value) and
+# the loaded livepatches are as they were.
 refused() {
-	local ko=$1 err=$2 msg=$3 desc=$4 before out lines k0 lps
+	local ko=$1 err=$2 msg=$3 desc=$4 before out lines other k0 lps
+	shift 4
 	k0=$(cat $knob 2>/dev/null)
 	lps=$(ls /sys/kernel/livepatch)
 	before=$(dmesg | wc -l)
-	out=$(insmod "$ko" 2>&1)
+	out=$(insmod "$ko" "$@" 2>&1)
 	local rc=$?
 	lines=$(dmesg | tail -n +$((before + 1)) |
 		grep -vE 'tainting kernel|module verification failed|out-of-tree module taints')
-	echo "# insmod ${ko##*/}: status $rc: $out"
+	other=$(grep -vF -- "$msg" <<<"$lines" |
+		grep -vE "livepatch: (enabling patch|pre-patch callback failed|failed to enable patch|'[a-z_]+': unpatching complete)" |
+		grep -c .)
+	echo "# insmod ${ko##*/} $*: status $rc: $out"
 	sed 's/^/# dmesg: /' <<<"$lines"
-	check "$desc: refused ($err), one dmesg line saying so, knob and patch unchanged" \
-		test $rc != 0 -a "$(grep -c . <<<"$lines")" = 1 \
-		-a "$(grep -cF -- "$msg" <<<"$lines")" = 1 \
+	check "$desc: refused ($err), said once in dmesg, knob and patches unchanged" \
+		test $rc != 0 -a "$(grep -cF -- "$msg" <<<"$lines")" = 1 -a "$other" = 0 \
 		-a "$(grep -cE -- "$err" <<<"$out")" = 1 \
 		-a "$(cat $knob 2>/dev/null)" = "$k0" -a "$(ls /sys/kernel/livepatch)" = "$lps"
 }
-T=$SCY_RESULTS/livepatch-test
-echo 1 >$knob
-refused "$T/other-kernel.ko" 'Invalid module format|Exec format error' \
-	'built for the kernel "#1 SMP PREEMPT_DYNAMIC Debian 0.0-0 (test)"' \
-	"a build for another kernel"
-refused "$T/livepatch_compat_yield_again.ko" 'File exists' \
-	'already has /sys/kernel/sched_compat_yield' "a second livepatch beside this one"
-echo 0 >$knob
-
 # lp_wait COND: wait (up to 300 s) until the shell test COND holds
 lp_wait() {
 	local i
@@ -74,29 +81,122 @@ lp_wait() {
 	done
 	return 1
 }
-# share PLACEMENT: the yielder's CPU share next to one hog, 2 s, knob as is
-share() {
-	field yielder_cpu_share "$("$SCY_BIN/yield-share" -d 2 -n 1 -p "$1" -k keep -f kv 2>/dev/null)"
+# lp_on NAME: the livepatch NAME is enabled and its transition is over
+lp_on() {
+	lp_wait "[[ \$(cat /sys/kernel/livepatch/$1/enabled 2>/dev/null)\$(cat /sys/kernel/livepatch/$1/transition 2>/dev/null) == 10 ]]"
 }
-
+# lp_off NAME: disable the livepatch NAME, wait until it is gone, unload it
+lp_off() {
+	echo 0 >"/sys/kernel/livepatch/$1/enabled" &&
+		lp_wait "[[ ! -d /sys/kernel/livepatch/$1 ]]" && rmmod "$1"
+}
+# lp_gone NAME: a replaced livepatch NAME is freed; unload it
+lp_gone() {
+	lp_wait "[[ ! -d /sys/kernel/livepatch/$1 ]]" && rmmod "$1"
+}
+# share PLACEMENT [SECONDS]: the yielder's CPU share next to one hog,
+# 2 s by default, knob as is
+share() {
+	field yielder_cpu_share "$("$SCY_BIN/yield-share" -d "${2:-2}" -n 1 -p "$1" -k keep -f kv 2>/dev/null)"
+}
+T=$SCY_RESULTS/livepatch-test
 echo 1 >$knob
+refused "$T/other-kernel.ko" 'Invalid module format|Exec format error' \
+	'built for the kernel "#1 SMP PREEMPT_DYNAMIC Debian 0.0-0 (test)"' \
+	"a build for another kernel"
+refused "$T/other-build-id.ko" 'Invalid module format|Exec format error' \
+	'built for the kernel of build ID 0123456789abcdef0123456789abcdef01234567, this one' \
+	"a build for another image of this kernel's UTS_VERSION"
+refused "$T/lp_test_replace.ko" 'Invalid parameters|Invalid argument' \
+	'is not compatible with the already installed livepatches' \
+	"another vendor's cumulative livepatch (replace) without the switch's state"
+
 s1=$(share session)
 check "knob 1, yielder in its own autogroup next to a hog: cpu share $s1 <= 0.10" \
 	in_range "$s1" 0 0.10
+
+# Another vendor's livepatch of another function, beside this one.
+insmod "$T/lp_test_stack.ko" && lp_on lp_test_stack
+sb=$(share session)
+check "beside a livepatch of another function (/proc/cmdline: $(cat /proc/cmdline)): knob $(cat $knob), cpu share $sb <= 0.10" \
+	test "$(cat /proc/cmdline)" = lp_test_other -a "$(cat $knob)" = 1 -a -n "$(in_range "$sb" 0 0.10 && echo y)"
+
+# upgrade DESC NEW_NAME [ARGS]: with knob 1, load the next build (NEW_NAME)
+# while a yielder and a hog share a CPU for 30 s; the transition ends, the
+# knob is 1 and writable afterwards, and the yielder kept knob 1's share
+# of the CPU (the stock yield gives it half). With yield_stats loaded, no
+# yield was ineffective (the yielder picked again: the stock yield across
+# groups on 6.12, and in most of its yields beside a hog on 6.1) beyond
+# 1%: a stock window of 100 ms would show as hundreds. The yielder
+# switches to the new build at its first return to user space after the
+# transition starts. On 6.12 under single-threaded TCG the transition
+# ends only after the window: the livepatch core also rewrites the
+# kernel's cond_resched() call sites, with IPIs that the busy vCPU answers
+# once per TCG time slice; that end (the files taken over) changes no
+# yield path.
+upgrade() {
+	local desc=$1 name=$2 ko t0 t1 out sh rc=0 v ys= y=- ie=-
+	shift 2
+	ko=$T/livepatch_compat_yield_next.ko
+	[[ $name == livepatch_compat_yield ]] && ko=$lpko
+	[[ -n ${SCY_MODULE:-} ]] && insmod "$SCY_MODULE" 2>/dev/null && ys=/sys/kernel/yield_stats
+	t0=$(date +%s.%N)
+	out=$(mktemp)
+	"$SCY_BIN/yield-share" -d 30 -n 1 -p session -k keep -f kv >"$out" 2>/dev/null &
+	local yp=$!
+	insmod "$ko" "$@" && lp_on "$name" || rc=1
+	t1=$(date +%s.%N)
+	wait $yp
+	sh=$(field yielder_cpu_share "$(cat "$out")")
+	rm -f "$out"
+	if [[ -n $ys ]]; then
+		y=$(cat $ys/yields) ie=$(cat $ys/ineffective)
+		rmmod yield_stats
+	fi
+	v=$(cat $knob 2>/dev/null)
+	echo 0 >$knob && [[ $(cat $knob) == 0 ]] && echo 1 >$knob || rc=1
+	check "$desc: transition done $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s into the 30-s window, knob $v after, writable; yielder's cpu share $sh <= 0.10; $ie of $y yields ineffective" \
+		test $rc = 0 -a "$v" = 1 -a -n "$(in_range "$sh" 0 0.10 && echo y)" \
+		-a -n "$(awk -v y="$y" -v i="$ie" 'BEGIN { if (y == "-" || (y > 0 && i <= y / 100)) print "y" }')"
+}
+# Beside another vendor's livepatch, replacing would remove it too.
+refused "$T/livepatch_compat_yield_next.ko" 'Device or resource busy' \
+	'replacing the running build would remove the livepatch lp_test_stack too' \
+	"an upgrade that replaces, beside another vendor's livepatch"
+upgrade "an upgrade stacked on the running build (replace=0) beside another vendor's livepatch" \
+	livepatch_compat_yield_next replace=0
+check "the earlier build disabled and unloaded by hand; the next build's knob still 1; the other vendor's livepatch still on" \
+	eval "lp_off livepatch_compat_yield && [[ \$(cat $knob) == 1 && \$(cat /proc/cmdline) == lp_test_other ]]"
+check "another vendor's livepatch disabled and unloaded" lp_off lp_test_stack
+upgrade "an upgrade that replaces the running build" livepatch_compat_yield
+check "the replaced build unloaded; knob 1" \
+	eval "lp_gone livepatch_compat_yield_next && [[ \$(cat $knob) == 1 ]]"
 echo 0 >$knob
 
-# the load/knob/disable/unload cycles, under stress
+# the load/knob/disable/unload cycles, under stress, with a writer
+# flipping the knob while the patch is disabled and unloaded
 setsid stress-ng --temp-path /tmp --yield 2 --timeout $((cycles * 180 + 900)) --metrics-brief >"$SCY_RESULTS/stress-ng-livepatch.log" 2>&1 &
 sp=$!
 bad=0 gone=0 t0=$(date +%s.%N)
 disable_unload() {
+	local wp rc=0
+	(while :; do
+		echo 1 >$knob
+		echo 0 >/proc/sys/kernel/sched_compat_yield
+		echo 0 >$knob
+	done) 2>/dev/null &
+	wp=$!
 	echo 0 >$lp/enabled && lp_wait "[[ ! -d $lp ]]" &&
-		{ [[ ! -e $knob && ! -e /proc/sys/kernel/sched_compat_yield ]] || return 1; } &&
-		rmmod livepatch_compat_yield
+		{ [[ ! -e $knob && ! -e /proc/sys/kernel/sched_compat_yield ]] || rc=1; } &&
+		rmmod livepatch_compat_yield || rc=1
+	kill $wp
+	wait $wp 2>/dev/null
+	return $rc
 }
 disable_unload || bad=$((bad + 1))
 # odd cycles load it with sysctl=1 (the sysctl follows the knob), even ones
-# without (no sysctl, the default)
+# without (no sysctl, the default); every other pair of cycles with the
+# knob at 1 from the start (sched_compat_yield=1)
 has_sysctl() {
 	if [[ $1 == 1 ]]; then
 		[[ $(cat /proc/sys/kernel/sched_compat_yield) == 1 ]]
@@ -105,8 +205,9 @@ has_sysctl() {
 	fi
 }
 for i in $(seq "$cycles"); do
-	if insmod "$lpko" sysctl=$((i % 2)) && lp_wait "[[ \$(cat $lp/transition 2>/dev/null) == 0 ]]" &&
-		[[ $(cat $knob) == 0 ]] && echo 1 >$knob && has_sysctl $((i % 2)) &&
+	init=$((i / 2 % 2))
+	if insmod "$lpko" sysctl=$((i % 2)) sched_compat_yield=$init && lp_on livepatch_compat_yield &&
+		[[ $(cat $knob) == "$init" ]] && echo 1 >$knob && has_sysctl $((i % 2)) &&
 		disable_unload; then
 		gone=$((gone + 1))
 	else
@@ -119,7 +220,7 @@ check "stress-ng --yield ran through the livepatch cycles" kill -0 $sp
 kill -- -$sp 2>/dev/null
 wait $sp 2>/dev/null
 sed 's/^/# /' "$SCY_RESULTS/stress-ng-livepatch.log"
-check "$cycles cycles of load (with and without sysctl=1), knob 1, disable, unload under stress-ng --yield in $secs s ($bad failed)" \
+check "$cycles cycles of load (knob 0 or 1 by sched_compat_yield=, with and without sysctl=1), knob 1, disable and unload with a writer on the knob, under stress-ng --yield in $secs s ($bad failed)" \
 	test $bad = 0 -a $gone = "$cycles"
 check "unloaded: no livepatch, no /sys/kernel/sched_compat_yield, no kernel.sched_compat_yield" \
 	test -z "$(ls /sys/kernel/livepatch)" -a ! -e $knob -a ! -e /proc/sys/kernel/sched_compat_yield
@@ -127,15 +228,62 @@ check "unloaded: the module is gone" bash -c "! grep -q '^livepatch_compat_yield
 refused "$T/missing-symbol.ko" 'Invalid parameters|Invalid argument' \
 	"symbol 'lp_test_missing_symbol' not found" "a build that needs a symbol the kernel lacks"
 
+# Another vendor's livepatch of yield_to_task_fair() first: this one
+# refuses to load (loaded after this one, such a livepatch would take
+# precedence: the livepatch core runs the newest).
+insmod "$T/lp_test_yield.ko" && lp_on lp_test_yield
+refused "$lpko" 'Device or resource busy' \
+	'the livepatch lp_test_yield already replaces yield_to_task_fair()' \
+	"this livepatch after another vendor's livepatch of yield_to_task_fair()"
+check "that livepatch disabled and unloaded" lp_off lp_test_yield
+
 # The stock yield is back: on 6.12 a yielder in its own autogroup gets
 # half of the CPU next to a hog (6.1 gives it half in every placement).
+# With yield_stats loaded, the stock yield's ineffective yields are more
+# than the 1% the upgrades allow: their check would see a stock window.
+ys=
+[[ -n ${SCY_MODULE:-} ]] && insmod "$SCY_MODULE" 2>/dev/null && ys=/sys/kernel/yield_stats
 s0=$(share session)
-check "unloaded, yielder in its own autogroup next to a hog: cpu share $s0 in [0.40, 0.60] (stock)" \
-	in_range "$s0" 0.40 0.60
+y=- ie=-
+if [[ -n $ys ]]; then
+	y=$(cat $ys/yields) ie=$(cat $ys/ineffective)
+	rmmod yield_stats
+fi
+check "unloaded, yielder in its own autogroup next to a hog: cpu share $s0 in [0.40, 0.60] (stock); $ie of $y yields ineffective, more than 1%" \
+	test -n "$(in_range "$s0" 0.40 0.60 && echo y)" \
+	-a -n "$(awk -v y="$y" -v i="$ie" 'BEGIN { if (y == "-" || (y > 0 && i > y / 100)) print "y" }')"
+
+# The admin guide's boot recipe, run as at boot: the module installed
+# where DKMS puts it, the modules-load.d and modprobe.d files, and
+# systemd-modules-load (the boot's systemd-modules-load.service). The
+# guest's root is read-only: tmpfs mounts stand in for /lib/modules and
+# /etc/modprobe.d.
+boot_recipe() {
+	local rel m
+	rel=$(uname -r)
+	m=$(mktemp -d)
+	mkdir -p "$m/lib/$rel/updates" "$m/modprobe.d"
+	cp "$lpko" "$m/lib/$rel/updates/livepatch_compat_yield.ko"
+	echo "options livepatch_compat_yield sched_compat_yield=1" >"$m/modprobe.d/livepatch-compat-yield.conf"
+	echo livepatch_compat_yield >"$m/livepatch-compat-yield.conf"
+	mount --bind "$m/lib" /lib/modules && mount --bind "$m/modprobe.d" /etc/modprobe.d &&
+		depmod "$rel" && /lib/systemd/systemd-modules-load "$m/livepatch-compat-yield.conf" &&
+		lp_on livepatch_compat_yield
+	local rc=$?
+	umount /etc/modprobe.d 2>/dev/null
+	umount /lib/modules 2>/dev/null
+	rm -rf "$m"
+	return $rc
+}
+boot_recipe
+br=$?
+check "the boot recipe (modules-load.d, modprobe.d options sched_compat_yield=1, systemd-modules-load): status $br, knob $(cat $knob 2>/dev/null)" \
+	test $br = 0 -a "$(cat $knob 2>/dev/null)" = 1
+check "disabled and unloaded after the boot recipe" lp_off livepatch_compat_yield
 
 # Loaded again, for the kselftests: knob 0, enabled, transition done.
 check "loaded again" insmod "$lpko"
-check "enabled again, every task patched" lp_wait "[[ \$(cat $lp/enabled)\$(cat $lp/transition) == 10 ]]"
+check "enabled again, every task patched" lp_on livepatch_compat_yield
 check "knob 0 after loading; no kernel.sched_compat_yield without sysctl=1" \
 	test "$(cat $knob)" = 0 -a ! -e /proc/sys/kernel/sched_compat_yield
 check "knob file has the series' mode (0644)" \

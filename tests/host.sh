@@ -113,13 +113,13 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # page's cost and share tables and the check report; a relative RESULTS
 # made absolute by vm/lib.sh and by the Makefile; kernel reports read from
 # a pipe, 2; the checks' machinery, 3; the jobs tables of the results
-# page and the README, 2.
+# page and the README, 2; livepatch/extract.py and a stock variable, 1.
 planned=0
 for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 2 + 2 * 2 + 3 + 2 +
-	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2))
+	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -314,6 +314,7 @@ static int helper(int x)
 #endif
 static void other(void);
 static int kept(void) { return 0; }
+static int counter;
 static void other(void)
 {
 }
@@ -328,6 +329,11 @@ check "livepatch/extract.py copies the definition under the configured branch, w
 		grep -qx "extern void other(void) __weak;" "$1/out/klp-syms.h"' - "$lx"
 check "livepatch/extract.py --changed names what differs and nothing else" \
 	test "$(python3 livepatch/extract.py --changed "$lx/config" "$lx/stock.c" "$lx/fair.c")" = helper
+printf 'copy helper\ncopy counter\n' >"$lx/list"
+check "livepatch/extract.py, given the stock fair.c, refuses to copy a stock variable and copies a changed function" \
+	bash -c '! python3 livepatch/extract.py "$1/config" "$1/fair.c" "$1/sched.h" "$1/list" "$1/out" "$1/stock.c" 2>/dev/null &&
+		printf "copy helper\n" >"$1/list" &&
+		python3 livepatch/extract.py "$1/config" "$1/fair.c" "$1/sched.h" "$1/list" "$1/out" "$1/stock.c"' - "$lx"
 printf 'copy missing_one\n' >"$lx/list"
 check "livepatch/extract.py fails on a name the active code does not define" \
 	bash -c '! python3 livepatch/extract.py "$1/config" "$1/fair.c" "$1/sched.h" "$1/list" "$1/out" 2>/dev/null' - "$lx"

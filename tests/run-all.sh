@@ -223,6 +223,10 @@ if want deb || want guest || want starve || want debian || want livepatch || [[ 
 		done
 	fi
 fi
+# The livepatch's DKMS trees of both kernels side by side (host only).
+if want livepatch; then
+	stage livepatch-dkms bash tests/livepatch-dkms.sh $kvers
+fi
 for kver in $kvers; do
 	want debug && stage "debug-$kver" bash tests/debug.sh "$kver-debug"
 done

@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/livepatch-dkms.sh KVER...: the livepatch's DKMS trees of Debian's
+# binary kernels (livepatch/build.sh KVER --kernel) side by side in one
+# private DKMS tree, as on a host with several kernels installed: each
+# added under its own package version, built and installed for its
+# kernel against that kernel's headers, refused for another kernel
+# (BUILD_EXCLUSIVE_KERNEL), and removed without leaving a module behind.
+# The system's /var/lib/dkms and /lib/modules stay as they are. TAP.
+set -uo pipefail
+. "$(dirname "$0")/../vm/lib.sh"
+. "$SCY_REPO/tests/tap.sh"
+
+kvers=("$@")
+[[ ${#kvers[@]} -gt 0 ]] || kvers=(6.12 6.1)
+# add, install and remove each; each refused for another kernel when there
+# is one; the versions differ
+plan $((3 * ${#kvers[@]} + (${#kvers[@]} > 1 ? ${#kvers[@]} : 0) + 1))
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+mkdir -p "$d/src" "$d/tree" "$d/inst"
+name=livepatch-compat-yield
+declare -A ver krel kdir
+for k in "${kvers[@]}"; do
+	lp=$(bash "$SCY_REPO/livepatch/build.sh" "$k" --kernel) || die "the livepatch for $k did not build"
+	krel[$k]=$(cat "$lp/release")
+	kdir[$k]=$(readlink -f "$lp/kdir")
+	ver[$k]=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$lp/src/dkms.conf")
+	cp -r "$lp/src" "$d/src/$name-${ver[$k]}"
+	mkdir -p "$d/inst/${krel[$k]}"
+done
+# dk STEP KVER [KREL]: dkms STEP of KVER's package (for KREL, default its
+# own kernel) in the private trees; the log in $d/dkms.log
+dk() {
+	local step=$1 k=$2 r=${3:-${krel[$2]}} opts
+	opts=(-m "$name" -v "${ver[$k]}" --dkmstree "$d/tree" --sourcetree "$d/src"
+		--installtree "$d/inst" --no-depmod)
+	[[ $step == add ]] || opts+=(-k "$r" --kernelsourcedir "${kdir[$k]}")
+	echo "== dkms $step ${ver[$k]} ${3:+for $r}" >>"$d/dkms.log"
+	mok_signing_key=$d/mok.key mok_certificate=$d/mok.pub dkms "$step" "${opts[@]}" >>"$d/dkms.log" 2>&1
+}
+for k in "${kvers[@]}"; do
+	check "dkms add $name/${ver[$k]}" dk add "$k"
+done
+for k in "${kvers[@]}"; do
+	dk build "$k" && dk install "$k"
+	ko=$(ls "$d/inst/${krel[$k]}"/updates/dkms/livepatch_compat_yield.ko* 2>/dev/null | head -n 1)
+	# the module as loaded: decompressed (Debian's 6.12 takes .ko.xz)
+	xz -dcf "$ko" >"$d/m.ko" 2>/dev/null
+	klp=$(readelf -SW "$d/m.ko" 2>/dev/null | grep -c '\.klp\.rela\.vmlinux\.')
+	check "dkms build and install $name/${ver[$k]} for ${krel[$k]}: ${ko:+${ko#"$d"/}}, vermagic $(modinfo -F vermagic "$d/m.ko" 2>/dev/null | cut -d' ' -f1), $klp livepatch relocation sections" \
+		test -n "$ko" -a "$(modinfo -F vermagic "$d/m.ko" 2>/dev/null | cut -d' ' -f1)" = "${krel[$k]}" -a "$klp" -gt 0
+done
+# each package refuses the other kernel: nothing built or installed for it
+for k in "${kvers[@]}"; do
+	for o in "${kvers[@]}"; do
+		[[ $o != "$k" ]] || continue
+		dk build "$k" "${krel[$o]}"
+		rc=$?
+		check "dkms build $name/${ver[$k]} for ${krel[$o]} refused (status $rc), nothing built for it" \
+			test $rc != 0 -a -z "$(find "$d/tree/$name/${ver[$k]}" -path "*/${krel[$o]}/*" -name '*.ko*' 2>/dev/null)"
+		break
+	done
+done
+for k in "${kvers[@]}"; do
+	dk remove "$k"
+	check "dkms remove $name/${ver[$k]}: no module of it left" \
+		test -z "$(find "$d/tree/$name/${ver[$k]}" "$d/inst/${krel[$k]}" -name 'livepatch_compat_yield*.ko*' 2>/dev/null)"
+done
+check "the packages' versions differ: ${ver[*]}" test "$(printf '%s\n' "${ver[@]}" | sort -u | wc -l)" = ${#kvers[@]}
+sed 's/^/# /' "$d/dkms.log" | tail -n 40
