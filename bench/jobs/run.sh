@@ -23,8 +23,14 @@ mkdir -p "$out"
 make -s -C "$SCY_REPO" userspace RESULTS="$RESULTS" >&2
 csv=$out/jobs.csv
 # APPEND=1: add the rows of this run to an earlier jobs.csv (other
-# kernels, runtimes or placements) instead of starting anew
+# kernels) instead of starting anew
 [[ ${APPEND:-0} == 1 && -s $csv ]] || : >"$csv"
+# a set is named by kernel, knob, run, runtime and placement: a second run
+# of a kernel in the same CSV would mix its sets with the first one's
+for k in "${kernels[@]}"; do
+	! cut -d, -f1 "$csv" | grep -qx -- "$k" ||
+		die "$csv has rows of $k already: APPEND=1 adds other kernels (start a new RESULTS for another run of $k)"
+done
 for k in "${kernels[@]}"; do
 	kernel_parse "$k"
 	kdir=$(kernel_get "$k")
