@@ -20,7 +20,7 @@
 #                      same build under another name (an upgrade), and
 #                      another vendor's livepatches (lp_test_other.c: a
 #                      cumulative one, one beside this one, one of
-#                      yield_to_task_fair())
+#                      yield_to_task_fair(), one with this one's state id)
 # The headers package and linux-source must be the same Debian version.
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
@@ -159,11 +159,14 @@ if [[ ${SCY_LIVEPATCH_TESTS:-0} == 1 ]]; then
 	build other-beside "$out/test/stack" LP_SRC=lp_test_other LP_NAME=lp_test_stack
 	build other-yield "$out/test/yield" LP_SRC=lp_test_other LP_NAME=lp_test_yield \
 		LP_CFLAGS=-DLP_TEST_YIELD
+	build other-state "$out/test/state" LP_SRC=lp_test_other LP_NAME=lp_test_state \
+		LP_CFLAGS=-DLP_TEST_STATE
 	cp "$out/test/other/livepatch_compat_yield_other.ko" "$out/test/other-kernel.ko"
 	cp "$out/test/otherid/livepatch_compat_yield_otherid.ko" "$out/test/other-build-id.ko"
 	cp "$out/test/missing/livepatch_compat_yield_missing.ko" "$out/test/missing-symbol.ko"
 	cp "$out/test/next/livepatch_compat_yield_next.ko" "$out/test/replace/lp_test_replace.ko" \
-		"$out/test/stack/lp_test_stack.ko" "$out/test/yield/lp_test_yield.ko" "$out/test/"
+		"$out/test/stack/lp_test_stack.ko" "$out/test/yield/lp_test_yield.ko" \
+		"$out/test/state/lp_test_state.ko" "$out/test/"
 fi
 log "livepatch for $krel: $out/livepatch_compat_yield.ko"
 echo "$out"

@@ -36,8 +36,11 @@
  * build (.replace), which then only has to be unloaded; it is refused if
  * that would remove another vendor's livepatch as well, and with
  * replace=0 it stacks on the earlier build instead, which is then
- * disabled by hand. In neither case does a task run the stock yield in
- * between.
+ * disabled by hand (disabled first, the later build hands the files and
+ * the value back). In no case does a task run the stock yield in between.
+ * What a build hands to the next is struct lp_switch, its layout fixed by
+ * the state's version; the core lets a build of a later version follow
+ * one of an earlier version, so a later layout must still read this one.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -106,21 +109,36 @@ MODULE_PARM_DESC(replace, "Upgrade: replace the running build (default: yes) or 
  */
 #define LP_STATE_ID		0x73637900UL	/* "scy" */
 #define LP_STATE_VERSION	1
+#define LP_SWITCH_MAGIC		0x5c7e1d01U	/* a build of this livepatch */
 
 struct lp_switch {
+	u32 magic;				/* LP_SWITCH_MAGIC */
 	int (*get)(void);			/* the switch's value */
+	void (*set)(bool on);			/* set it */
+	int (*create)(bool with_sysctl);	/* put its files up */
 	struct ctl_table_header *sysctl;	/* kernel.sched_compat_yield */
-	bool files;				/* this build's files are up */
+	bool files;				/* its files are up */
 };
 
+static int lp_files_create(bool with_sysctl);
+
 static struct lp_switch lp_switch = {
+	.magic = LP_SWITCH_MAGIC,
 	.get = sched_compat_yield_get,
+	.set = sched_compat_yield_set,
+	.create = lp_files_create,
 };
 
 static struct klp_patch lp_patch;
 
 /* The earlier build this one takes over from, while it does. */
 static struct lp_switch *lp_prev;
+/*
+ * The earlier build this one stacked on (replace=0), to hand the files
+ * back to if this one is disabled first. Only compared, never followed,
+ * until lp_below_live() finds it among the enabled patches.
+ */
+static struct lp_switch *lp_below;
 /* /sys/kernel/sched_compat_yield existed when this module was loaded. */
 static bool lp_knob_existed;
 
@@ -128,8 +146,33 @@ static const char *const lp_func_names[] = {
 	"yield_task_fair", "yield_to_task_fair",
 };
 
+/* The switch of @patch if it is a build of this livepatch, else NULL. */
+static struct lp_switch *lp_switch_of(struct klp_patch *patch)
+{
+	struct klp_state *state = klp_get_state(patch, LP_STATE_ID);
+	struct lp_switch *sw = state ? state->data : NULL;
+
+	return sw && sw->magic == LP_SWITCH_MAGIC ? sw : NULL;
+}
+
+/* lp_below, if the build it belongs to is still enabled. */
+static struct lp_switch *lp_below_live(void)
+{
+	struct klp_patch *patch;
+
+	if (!lp_below)
+		return NULL;
+	list_for_each_entry(patch, &klp_patches, list) {
+		if (patch != &lp_patch && patch->enabled &&
+		    klp_get_state(patch, LP_STATE_ID) &&
+		    klp_get_state(patch, LP_STATE_ID)->data == lp_below)
+			return lp_below;
+	}
+	return NULL;
+}
+
 /*
- * An enabled livepatch other than a build of this one (of its state):
+ * An enabled livepatch other than a build of this one:
  * with @any, the first one; else the first that replaces a function this
  * one does, with that function in @name.
  */
@@ -142,8 +185,7 @@ static struct klp_patch *lp_other_patch(struct klp_patch *self, bool any,
 	int i;
 
 	list_for_each_entry(patch, &klp_patches, list) {
-		if (patch == self || !patch->enabled ||
-		    klp_get_state(patch, LP_STATE_ID))
+		if (patch == self || !patch->enabled || lp_switch_of(patch))
 			continue;
 		if (any)
 			return patch;
@@ -214,6 +256,11 @@ static int lp_pre_patch(struct klp_object *obj)
 	if (READ_ONCE(lp_never))
 		lp_test_missing_symbol();
 #endif
+	if (prev && !(prev->data && ((struct lp_switch *)prev->data)->magic == LP_SWITCH_MAGIC)) {
+		pr_err("another livepatch carries the state %#lx without this one's switch: not loaded\n",
+		       LP_STATE_ID);
+		return -EINVAL;
+	}
 	if (lp_knob_existed && !prev) {
 		pr_err("this kernel already has /sys/kernel/sched_compat_yield: not loaded\n");
 		return -EEXIST;
@@ -252,6 +299,8 @@ static void lp_post_patch(struct klp_object *obj)
 	with_sysctl = sysctl || lp_prev->sysctl;
 	lp_files_remove(lp_prev);
 	sched_compat_yield_set(lp_prev->get());
+	if (!lp_patch.replace)
+		lp_below = lp_prev;
 	lp_prev = NULL;
 	ret = lp_files_create(with_sysctl);
 	if (ret)
@@ -260,14 +309,24 @@ static void lp_post_patch(struct klp_object *obj)
 }
 
 /*
- * The stock functions (or an earlier build's, stacked below) are back:
- * the files go, unless a later build took them, then the switch returns
- * to 0.
+ * The stock functions are back, or those of the build this one stacked
+ * on: the files go, unless a later build took them, or go back to that
+ * build with the switch's value; then this build's switch returns to 0.
  */
 static void lp_post_unpatch(struct klp_object *obj)
 {
-	lp_prev = NULL;
+	struct lp_switch *below = lp_below_live();
+	bool with_sysctl = lp_switch.sysctl;
+	bool files = lp_switch.files;
+
 	lp_files_remove(&lp_switch);
+	if (below && files) {
+		below->set(sched_compat_yield_get());
+		if (below->create(with_sysctl))
+			pr_err("the switch's files could not be handed back to the build below\n");
+	}
+	lp_prev = NULL;
+	lp_below = NULL;
 	sched_compat_yield_set(false);
 }
 

@@ -6,7 +6,9 @@
  * as samples/livepatch/livepatch-sample.c does: /proc/cmdline then reads
  * "lp_test_other". With LP_TEST_REPLACE it is a cumulative livepatch
  * (.replace) that carries no state; with LP_TEST_YIELD it also replaces
- * yield_to_task_fair(), with a yield_to() that never yields.
+ * yield_to_task_fair(), with a yield_to() that never yields; with
+ * LP_TEST_STATE it carries livepatch_compat_yield's state id with data of
+ * its own (none).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -52,11 +54,21 @@ static struct klp_object lp_test_objs[] = {
 	{ }
 };
 
+#ifdef LP_TEST_STATE
+static struct klp_state lp_test_states[] = {
+	{ .id = 0x73637900UL, .version = 1 },
+	{ }
+};
+#endif
+
 static struct klp_patch lp_test_patch = {
 	.mod = THIS_MODULE,
 	.objs = lp_test_objs,
 #ifdef LP_TEST_REPLACE
 	.replace = true,
+#endif
+#ifdef LP_TEST_STATE
+	.states = lp_test_states,
 #endif
 };
 

@@ -17,7 +17,10 @@
 #     build, and stacked on it (replace=0, the way beside another
 #     livepatch, where replacing is refused), the knob at 1 throughout and
 #     a yielder next to a hog kept at a few percent of the CPU across the
-#     transition (the stock yield gives it half);
+#     transition (the stock yield gives it half), a write of 0 reaching
+#     the yield afterwards; a stack's later build disabled first hands the
+#     knob back; a livepatch with this one's state id but not its data
+#     makes this one refuse to load;
 #   - SCY_LIVEPATCH_CYCLES (20) cycles of load (the initial knob value by
 #     the module parameter, 0 or 1), knob 1, disable, unload while
 #     stress-ng yields on both CPUs and a writer flips the knob: each load
@@ -39,7 +42,7 @@
 lp=/sys/kernel/livepatch/livepatch_compat_yield
 lpko=$SCY_RESULTS/livepatch.ko
 cycles=${SCY_LIVEPATCH_CYCLES:-20}
-plan 27
+plan 31
 
 # Taint flags (Documentation/admin-guide/tainted-kernels.rst): O 4096,
 # E 8192, K 32768.
@@ -139,7 +142,9 @@ upgrade() {
 	shift 2
 	ko=$T/livepatch_compat_yield_next.ko
 	[[ $name == livepatch_compat_yield ]] && ko=$lpko
-	[[ -n ${SCY_MODULE:-} ]] && insmod "$SCY_MODULE" 2>/dev/null && ys=/sys/kernel/yield_stats
+	if [[ -n ${SCY_MODULE:-} ]]; then
+		insmod "$SCY_MODULE" && ys=/sys/kernel/yield_stats || rc=1
+	fi
 	t0=$(date +%s.%N)
 	out=$(mktemp)
 	"$SCY_BIN/yield-share" -d 30 -n 1 -p session -k keep -f kv >"$out" 2>/dev/null &
@@ -154,10 +159,19 @@ upgrade() {
 		rmmod yield_stats
 	fi
 	v=$(cat $knob 2>/dev/null)
-	echo 0 >$knob && [[ $(cat $knob) == 0 ]] && echo 1 >$knob || rc=1
-	check "$desc: transition done $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s into the 30-s window, knob $v after, writable; yielder's cpu share $sh <= 0.10; $ie of $y yields ineffective" \
+	knob_reaches || rc=1
+	check "$desc: transition done $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s into the 30-s window, knob $v after, writable, 0 reaches the yield (cpu share $s0w); yielder's cpu share $sh <= 0.10; $ie of $y yields ineffective" \
 		test $rc = 0 -a "$v" = 1 -a -n "$(in_range "$sh" 0 0.10 && echo y)" \
 		-a -n "$(awk -v y="$y" -v i="$ie" 'BEGIN { if (y == "-" || (y > 0 && i <= y / 100)) print "y" }')"
+}
+# knob_reaches: a write of 0 to the knob reaches the yield that runs (a
+# yielder in its own autogroup next to a hog gets half the CPU, 2 s; its
+# share in s0w), then the knob goes back to 1
+knob_reaches() {
+	s0w=
+	echo 0 >$knob && [[ $(cat $knob) == 0 ]] || return 1
+	s0w=$(share session)
+	echo 1 >$knob && [[ $(cat $knob) == 1 ]] && in_range "$s0w" 0.40 0.60
 }
 # Beside another vendor's livepatch, replacing would remove it too.
 refused "$T/livepatch_compat_yield_next.ko" 'Device or resource busy' \
@@ -171,6 +185,16 @@ check "another vendor's livepatch disabled and unloaded" lp_off lp_test_stack
 upgrade "an upgrade that replaces the running build" livepatch_compat_yield
 check "the replaced build unloaded; knob 1" \
 	eval "lp_gone livepatch_compat_yield_next && [[ \$(cat $knob) == 1 ]]"
+# Stacked, then the later build disabled first: it hands the files and
+# the value back to the build below.
+upgrade "an upgrade stacked on the running build (replace=0)" livepatch_compat_yield_next replace=0
+lp_off livepatch_compat_yield_next
+rc=$?
+sb=$(share session)
+knob_reaches
+kr=$?
+check "the later build of a stack disabled and unloaded first: knob $(cat $knob 2>/dev/null) with the build below, yielder's cpu share $sb <= 0.10, 0 reaches the yield (cpu share $s0w)" \
+	test $rc = 0 -a $kr = 0 -a "$(cat $knob 2>/dev/null)" = 1 -a -n "$(in_range "$sb" 0 0.10 && echo y)"
 echo 0 >$knob
 
 # the load/knob/disable/unload cycles, under stress, with a writer
@@ -228,6 +252,13 @@ check "unloaded: the module is gone" bash -c "! grep -q '^livepatch_compat_yield
 refused "$T/missing-symbol.ko" 'Invalid parameters|Invalid argument' \
 	"symbol 'lp_test_missing_symbol' not found" "a build that needs a symbol the kernel lacks"
 
+# Another vendor's livepatch with this one's state id (data of its own)
+# first: this one refuses to take over from it.
+insmod "$T/lp_test_state.ko" && lp_on lp_test_state
+refused "$lpko" 'Invalid parameters|Invalid argument' \
+	'another livepatch carries the state 0x73637900 without this one' \
+	"this livepatch after another vendor's livepatch with its state id"
+check "that livepatch disabled and unloaded" lp_off lp_test_state
 # Another vendor's livepatch of yield_to_task_fair() first: this one
 # refuses to load (loaded after this one, such a livepatch would take
 # precedence: the livepatch core runs the newest).
