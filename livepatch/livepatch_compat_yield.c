@@ -146,13 +146,17 @@ static const char *const lp_func_names[] = {
 	"yield_task_fair", "yield_to_task_fair",
 };
 
-/* The switch of @patch if it is a build of this livepatch, else NULL. */
-static struct lp_switch *lp_switch_of(struct klp_patch *patch)
+/* The switch in @state if it is a build of this livepatch's, else NULL. */
+static struct lp_switch *lp_switch_in(struct klp_state *state)
 {
-	struct klp_state *state = klp_get_state(patch, LP_STATE_ID);
 	struct lp_switch *sw = state ? state->data : NULL;
 
 	return sw && sw->magic == LP_SWITCH_MAGIC ? sw : NULL;
+}
+
+static struct lp_switch *lp_switch_of(struct klp_patch *patch)
+{
+	return lp_switch_in(klp_get_state(patch, LP_STATE_ID));
 }
 
 /* lp_below, if the build it belongs to is still enabled. */
@@ -164,8 +168,7 @@ static struct lp_switch *lp_below_live(void)
 		return NULL;
 	list_for_each_entry(patch, &klp_patches, list) {
 		if (patch != &lp_patch && patch->enabled &&
-		    klp_get_state(patch, LP_STATE_ID) &&
-		    klp_get_state(patch, LP_STATE_ID)->data == lp_below)
+		    lp_switch_of(patch) == lp_below)
 			return lp_below;
 	}
 	return NULL;
@@ -176,8 +179,7 @@ static struct lp_switch *lp_below_live(void)
  * with @any, the first one; else the first that replaces a function this
  * one does, with that function in @name.
  */
-static struct klp_patch *lp_other_patch(struct klp_patch *self, bool any,
-					const char **name)
+static struct klp_patch *lp_other_patch(bool any, const char **name)
 {
 	struct klp_patch *patch;
 	struct klp_object *obj;
@@ -185,7 +187,7 @@ static struct klp_patch *lp_other_patch(struct klp_patch *self, bool any,
 	int i;
 
 	list_for_each_entry(patch, &klp_patches, list) {
-		if (patch == self || !patch->enabled || lp_switch_of(patch))
+		if (patch == &lp_patch || !patch->enabled || lp_switch_of(patch))
 			continue;
 		if (any)
 			return patch;
@@ -249,6 +251,7 @@ static void lp_files_remove(struct lp_switch *sw)
 static int lp_pre_patch(struct klp_object *obj)
 {
 	struct klp_state *prev = klp_get_prev_state(LP_STATE_ID);
+	struct lp_switch *prev_sw = lp_switch_in(prev);
 	struct klp_patch *other;
 	const char *name = NULL;
 
@@ -256,7 +259,7 @@ static int lp_pre_patch(struct klp_object *obj)
 	if (READ_ONCE(lp_never))
 		lp_test_missing_symbol();
 #endif
-	if (prev && !(prev->data && ((struct lp_switch *)prev->data)->magic == LP_SWITCH_MAGIC)) {
+	if (prev && !prev_sw) {
 		pr_err("another livepatch carries the state %#lx without this one's switch: not loaded\n",
 		       LP_STATE_ID);
 		return -EINVAL;
@@ -265,7 +268,7 @@ static int lp_pre_patch(struct klp_object *obj)
 		pr_err("this kernel already has /sys/kernel/sched_compat_yield: not loaded\n");
 		return -EEXIST;
 	}
-	other = lp_other_patch(&lp_patch, lp_patch.replace, &name);
+	other = lp_other_patch(lp_patch.replace, &name);
 	if (other && lp_patch.replace) {
 		pr_err("replacing the running build would remove the livepatch %s too: not loaded (replace=0 stacks on the running build)\n",
 		       other->mod->name);
@@ -276,8 +279,8 @@ static int lp_pre_patch(struct klp_object *obj)
 		       other->mod->name, name);
 		return -EBUSY;
 	}
-	if (prev) {
-		lp_prev = prev->data;
+	if (prev_sw) {
+		lp_prev = prev_sw;
 		sched_compat_yield_set(lp_prev->get());
 		return 0;
 	}
