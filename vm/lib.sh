@@ -24,6 +24,7 @@ SCY_PACKAGES=(
 	rsync:rsync
 	ccache:ccache
 	xz-utils:xz
+	zstd:zstd
 	git:git
 	python3:python3
 	qemu-system-x86:qemu-system-x86_64
