@@ -26,10 +26,19 @@ csv=$out/jobs.csv
 # kernels) instead of starting anew
 [[ ${APPEND:-0} == 1 && -s $csv ]] || : >"$csv"
 # a set is named by kernel, knob, run, runtime and placement: a second run
-# of a kernel in the same CSV would mix its sets with the first one's
+# of a runtime on a kernel in the same CSV would mix its sets (and its
+# "alone" baseline) with the first one's; other runtimes of that kernel
+# (RUNTIMES) may be added
 for k in "${kernels[@]}"; do
-	! cut -d, -f1 "$csv" | grep -qx -- "$k" ||
-		die "$csv has rows of $k already: APPEND=1 adds other kernels (start a new RESULTS for another run of $k)"
+	if [[ -z ${RUNTIMES:-} ]]; then
+		! cut -d, -f1 "$csv" | grep -qx -- "$k" ||
+			die "$csv has rows of $k already: APPEND=1 adds other kernels, or runtimes (RUNTIMES) $k has no rows of"
+		continue
+	fi
+	for rt in $RUNTIMES; do
+		! cut -d, -f1,5 "$csv" | grep -qx -- "$k,$rt" ||
+			die "$csv has rows of $rt on $k already: APPEND=1 adds other kernels or runtimes (start a new RESULTS for another run of it)"
+	done
 done
 for k in "${kernels[@]}"; do
 	kernel_parse "$k"
