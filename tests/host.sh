@@ -113,13 +113,14 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # page's cost and share tables and the check report; a relative RESULTS
 # made absolute by vm/lib.sh and by the Makefile; kernel reports read from
 # a pipe, 2; the checks' machinery, 3; the jobs tables of the results
-# page and the README, 2; livepatch/extract.py and a stock variable, 1.
+# page and the README, 2; livepatch/extract.py and a stock variable, 1;
+# bench-jobs' refusal to mix runs, 1.
 planned=0
 for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 2 + 2 * 2 + 3 + 2 +
-	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1))
+	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 1))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -409,5 +410,14 @@ for page in Documentation/results/jobs.md README.md; do
 	check "$page: the jobs table is what bench/jobs/report.py makes of Documentation/results/jobs.csv" \
 		python3 bench/jobs/report.py --check "$page"
 done
+# bench-jobs APPEND=1 refuses a runtime a kernel already has rows of, before
+# building or booting anything, and leaves the CSV as it was
+mkdir -p "$tmp/jobs/bench-jobs"
+printf 'kernel_name,kernel,knob,rep,runtime\n6.12-patched,6.12.117,1,1,libomp\n' >"$tmp/jobs/bench-jobs/jobs.csv"
+cp "$tmp/jobs/bench-jobs/jobs.csv" "$tmp/jobs/before.csv"
+rc=0
+out=$(APPEND=1 RUNTIMES="onetbb libomp" RESULTS="$tmp/jobs" bash bench/jobs/run.sh 6.12-patched 2>&1) || rc=$?
+check "bench-jobs APPEND=1 refuses a runtime the kernel has rows of (status $rc: $(tail -n 1 <<<"$out")), CSV unchanged" \
+	bash -c "[[ $rc -ne 0 ]] && grep -q 'rows of libomp on 6.12-patched' <<<\"\$1\" && cmp -s '$tmp/jobs/before.csv' '$tmp/jobs/bench-jobs/jobs.csv'" _ "$out"
 check "Documentation/results/check.md and the time table of times.md are what tests/check-report.py makes of the runs' CSV files" \
 	python3 tests/check-report.py --check

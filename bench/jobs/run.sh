@@ -20,7 +20,6 @@ kernels=("$@")
 [[ ${#kernels[@]} -gt 0 ]] || kernels=(6.12-patched 6.1-patched)
 reps=${REPS:-3} steps=${STEPS:-400} work=${WORK:-1000,125}
 mkdir -p "$out"
-make -s -C "$SCY_REPO" userspace RESULTS="$RESULTS" >&2
 csv=$out/jobs.csv
 # APPEND=1: add the rows of this run to an earlier jobs.csv (other
 # kernels) instead of starting anew
@@ -40,6 +39,7 @@ for k in "${kernels[@]}"; do
 			die "$csv has rows of $rt on $k already: APPEND=1 adds other kernels or runtimes (start a new RESULTS for another run of it)"
 	done
 done
+make -s -C "$SCY_REPO" userspace RESULTS="$RESULTS" >&2
 for k in "${kernels[@]}"; do
 	kernel_parse "$k"
 	kdir=$(kernel_get "$k")
