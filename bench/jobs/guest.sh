@@ -163,17 +163,23 @@ extra_start() {
 		extra_pids+=($!)
 	done
 }
-# extra_stop START_NS END_NS: stop the extra work; its CPU time (ms) in the
-# window, both CPUs together
+# extra_stop START_NS END_NS: stop the extra work and set extra to its CPU
+# time (ms) in the window, both CPUs together. Called in the shell that
+# started it: wait returns once each task has written its whole log (a
+# subshell's wait does not wait, and a log read while it is being written
+# ends early or in the middle of a line).
 extra_stop() {
 	local c sum=0 v
 	kill -TERM "${extra_pids[@]}"
-	wait "${extra_pids[@]}" 2>/dev/null || true
+	wait "${extra_pids[@]}" || die "the extra work failed (status $?)"
 	for c in 0 1; do
-		v=$("$(tool cpu-work)" -r "$tmp/extra-$c.log" -W "$1,$2" | sed -n 's/.*win_cpu_ns=\([0-9]*\).*/\1/p')
-		sum=$((sum + ${v:-0}))
+		v=$("$(tool cpu-work)" -r "$tmp/extra-$c.log" -W "$1,$2") ||
+			die "cpu-work -r $tmp/extra-$c.log -W $1,$2 failed"
+		v=$(sed -n 's/.*win_cpu_ns=\([0-9]*\).*/\1/p' <<<"$v")
+		[[ -n $v ]] || die "cpu-work -r $tmp/extra-$c.log printed no win_cpu_ns"
+		sum=$((sum + v))
 	done
-	awk -v s="$sum" 'BEGIN { printf "%.3f", s / 1e6 }'
+	extra=$(awk -v s="$sum" 'BEGIN { printf "%.3f", s / 1e6 }')
 }
 cg_usage() { awk '$1 == "usage_usec" { print $2 }' "$1/cpu.stat"; }
 
@@ -264,7 +270,7 @@ run_set() {
 	exec 3<&-
 	if [[ $pl == harvest-* ]]; then
 		line=$(grep '^job ' "$tmp/job0.out") || die "$rt $pl: job 0 printed no report"
-		extra=$(extra_stop "$(field start_ns "$line")" "$(field end_ns "$line")")
+		extra_stop "$(field start_ns "$line")" "$(field end_ns "$line")"
 	fi
 	[[ $pl != session || -z $ag_prior ]] || echo "$ag_prior" >$ag
 	for ((idx = 0; idx < njobs; idx++)); do
