@@ -103,6 +103,35 @@ missing=$(comm -23 <(echo "$changed") \
 	die "the series changes $(echo $missing) in fair.c, which livepatch/$kver.list does not take"
 python3 "$SCY_REPO/livepatch/extract.py" "$out/fair/config" "$out/fair/kernel/sched/fair.c" \
 	"$ref/kernel/sched/sched.h" "$SCY_REPO/livepatch/$kver.list" "$gen" "$ref/kernel/sched/fair.c"
+# The names the livepatch core will resolve in the running kernel (the
+# klp relocations, position 0: the name must be unique there), checked
+# against the target's System.map, which Debian ships in the -dbg package
+# (the one in the image package is a stub): each defined exactly once,
+# a function in text, a variable in data. A point release that inlined,
+# renamed (.isra, .constprop) or duplicated one stops the build here, not
+# the load on the target.
+smap=$(debian_system_map "$krel" "$debver")
+{
+	sed -n 's/^extern .*[ *]\([A-Za-z_][A-Za-z0-9_]*\)(.*__weak;$/\1 text/p; t; s/^extern .*[ *]\([A-Za-z_][A-Za-z0-9_]*\)\(\[[^]]*\]\)* __weak;$/\1 data/p' \
+		"$gen/klp-syms.h"
+	# klp-core.h's, resolved in the pre-patch callback
+	echo "klp_patches data"
+	echo "vmlinux_build_id data"
+} >"$out/klp-names"
+[[ $(wc -l <"$out/klp-names") -eq $(($(wc -l <"$gen/klp-syms.list") + 2)) ]] ||
+	die "klp-syms.h and klp-syms.list of $krel name different symbols: $(tr '\n' ' ' <"$out/klp-names")"
+bad=$(awk 'NR == FNR { kind[$1] = $2; next }
+	($3 in kind) { n[$3]++; t[$3] = $2 }
+	END {
+		for (s in kind) {
+			if (!n[s]) print s " is not in System.map"
+			else if (n[s] > 1) print s " is defined " n[s] " times"
+			else if (kind[s] == "text" && t[s] !~ /^[tT]$/) print s " is a function here, " t[s] " there"
+			else if (kind[s] == "data" && t[s] !~ /^[dDbBrR]$/) print s " is a variable here, " t[s] " there"
+		}
+	}' "$out/klp-names" "$smap")
+[[ -z $bad ]] || die "the livepatch cannot reach what it needs in $krel (System.map of its -dbg package): $(echo "$bad" | paste -sd ";" | sed "s/;/; /g")"
+log "the $(wc -l <"$out/klp-names") names the livepatch relocates are each defined once in $krel, of their kind"
 # fair.c's includes, in its order: sched.h needs what they declare first
 grep -E '^#include ' "$out/fair/kernel/sched/fair.c" >"$gen/kernel/sched/fair-includes.h"
 cp "$ref"/kernel/sched/*.h "$gen/kernel/sched/"

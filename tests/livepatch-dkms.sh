@@ -6,7 +6,8 @@
 # private DKMS tree, as on a host with several kernels installed: each
 # added under its own package version, built and installed for its
 # kernel against that kernel's headers, refused for another kernel
-# (BUILD_EXCLUSIVE_KERNEL), and removed without leaving a module behind.
+# (BUILD_EXCLUSIVE_KERNEL), and removed without leaving a module behind;
+# and the build's check of what it relocates against a System.map.
 # The system's /var/lib/dkms and /lib/modules stay as they are. TAP.
 set -uo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
@@ -16,7 +17,7 @@ kvers=("$@")
 [[ ${#kvers[@]} -gt 0 ]] || kvers=(6.12 6.1)
 # add, install and remove each; each refused for another kernel when there
 # is one; the versions differ
-plan $((3 * ${#kvers[@]} + (${#kvers[@]} > 1 ? ${#kvers[@]} : 0) + 1))
+plan $((3 * ${#kvers[@]} + (${#kvers[@]} > 1 ? ${#kvers[@]} : 0) + 2))
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 mkdir -p "$d/src" "$d/tree" "$d/inst"
@@ -69,4 +70,22 @@ for k in "${kvers[@]}"; do
 		test -z "$(find "$d/tree/$name/${ver[$k]}" "$d/inst/${krel[$k]}" -name 'livepatch_compat_yield*.ko*' 2>/dev/null)"
 done
 check "the packages' versions differ: ${ver[*]}" test "$(printf '%s\n' "${ver[@]}" | sort -u | wc -l)" = ${#kvers[@]}
+# The build checks the names it relocates against the target's System.map:
+# with the first of its functions missing, the second defined twice and its
+# variable __cfs_bandwidth_used in text (a copy of the real map, changed
+# so), it stops before building and names all three.
+k=${kvers[0]}
+lp=$(readlink -f "$(bash "$SCY_REPO/livepatch/build.sh" "$k" --kernel)")
+real=$(debian_system_map "${krel[$k]}" "$(cat "$lp/debian-version")")
+read -r gone twice < <(grep -vx __cfs_bandwidth_used "$lp"/src/gen/*/klp-syms.list | head -n 2 | paste -sd ' ')
+awk -v gone="$gone" -v twice="$twice" '$3 == gone { next } $3 == twice { print }
+	$3 == "__cfs_bandwidth_used" { $2 = "T" } { print }' "$real" >"$d/System.map"
+rc=0
+out=$(SCY_SYSTEM_MAP=$d/System.map bash "$SCY_REPO/livepatch/build.sh" "$k" "$d/lp-badmap" 2>&1) || rc=$?
+check "livepatch/build.sh $k with a System.map that lacks $gone, has $twice twice and __cfs_bandwidth_used in text: refused (status $rc), all three named, nothing built" \
+	bash -c '[[ $1 != 0 ]] && grep -q "$4 is not in System.map" <<<"$2" &&
+		grep -q "$5 is defined 2 times" <<<"$2" &&
+		grep -q "__cfs_bandwidth_used is a variable here, T there" <<<"$2" &&
+		[[ ! -e $3/livepatch_compat_yield.ko ]]' _ "$rc" "$out" "$d/lp-badmap" "$gone" "$twice"
+echo "# $(tail -n 1 <<<"$out")"
 sed 's/^/# /' "$d/dkms.log" | tail -n 40

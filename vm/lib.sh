@@ -143,6 +143,36 @@ debian_version() {
 	dpkg-query -W -f='${Version}' "linux-source-$1" 2>/dev/null || echo unknown
 }
 
+# debian_system_map KREL DEBVER: the path of the real System.map of Debian's
+# image KREL of version DEBVER. The image package's is a stub; the real one
+# is the first file of the -dbg package (about 1 GB), downloaded once and
+# read up to that file only; the map is kept in the cache, not the package.
+# SCY_SYSTEM_MAP=FILE stands in for it (tests/livepatch-dkms.sh).
+debian_system_map() {
+	local krel=$1 debver=$2 map=$SCY_CACHE/debian/$1-$2.System.map tmp
+	[[ -z ${SCY_SYSTEM_MAP:-} ]] || map=$SCY_SYSTEM_MAP
+	if [[ ! -s $map ]]; then
+		mkdir -p "$SCY_CACHE/debian"
+		tmp=$(mktemp -d "$SCY_CACHE/debian/dbg.XXXXXX")
+		log "downloading linux-image-$krel-dbg ($debver) for its System.map"
+		(cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root \
+			"linux-image-$krel-dbg=$debver" >/dev/null) || {
+			rm -rf "$tmp"
+			die "apt-get download linux-image-$krel-dbg=$debver failed"
+		}
+		# tar stops after the map; dpkg-deb's broken pipe is expected
+		{ dpkg-deb --fsys-tarfile "$tmp"/*.deb 2>/dev/null || true; } |
+			tar -xO --occurrence=1 "./usr/lib/debug/boot/System.map-$krel" >"$tmp/map" 2>/dev/null || true
+		grep -q ' T schedule$' "$tmp/map" || {
+			rm -rf "$tmp"
+			die "linux-image-$krel-dbg=$debver has no System.map-$krel"
+		}
+		mv "$tmp/map" "$map"
+		rm -rf "$tmp"
+	fi
+	echo "$map"
+}
+
 # kernel_reports [FILE]: print the lines of FILE (a guest's dmesg or console
 # log; standard input without FILE) that are kernel reports: warnings,
 # BUGs, oopses, sanitizer and lockdep reports, hung tasks, RCU stalls.
