@@ -22,7 +22,9 @@
 # OMP_WAIT_POLICY=passive), onetbb (oneTBB),
 # openmpi-auto (Open MPI with one slot per job and --oversubscribe, so
 # that Open MPI itself picks mpi_yield_when_idle as it does when
-# oversubscribed), openmpi-y0, openmpi-y1 (mpi_yield_when_idle 0, 1).
+# oversubscribed), openmpi-y0, openmpi-y1 (mpi_yield_when_idle 0, 1 given
+# explicitly, with --oversubscribe, without which a Slurm job of one task
+# cannot start two ranks).
 # PLACEMENTS (default "alone cgroup session same"): alone: job A alone in
 # its job's cgroup; cgroup: each job in a cgroup tree of its own as
 # Slurm's cgroup v2 plugin lays it out
@@ -110,10 +112,6 @@ cleanup() {
 	rm -rf "$tmp"
 	[[ ${knob_values[0]} == stock ]] || echo "$knob_prior" >"$knob_file"
 }
-trap cleanup EXIT
-if [[ -n $module ]]; then
-	insmod "$module" || die "cannot load $module"
-fi
 
 # Slurm's cgroup v2 layout: the job's tasks in
 # system.slice/slurmstepd.scope/job_N/step_0/user/task_0, job N = 1 + the
@@ -210,14 +208,14 @@ job_cmd() {
 			-x JOB_CPUS=0,1 "$b" "${args[@]}") ;;
 	openmpi-y0 | openmpi-y1)
 		nprocs=2
-		cmd=(env OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo mpirun --allow-run-as-root -np 2 --bind-to none --mca mpi_yield_when_idle "${rt#openmpi-y}"
+		cmd=(env OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo mpirun --allow-run-as-root --oversubscribe -np 2 --bind-to none --mca mpi_yield_when_idle "${rt#openmpi-y}"
 			-x JOB_CPUS=0,1 "$b" "${args[@]}") ;;
 	esac
 }
 
 # run_set KNOB REP RUNTIME PLACEMENT: one set of jobs, a CSV row per job
 run_set() {
-	local k=$1 r=$2 rt=$3 pl=$4 idx njobs=2 want=0 pids=() jpids=() cgs=() u0=() line y= cg extra= p
+	local k=$1 r=$2 rt=$3 pl=$4 idx njobs=2 want=0 pids=() jpids=() cgs=() u0=() line y= cg extra= p waited
 	[[ $pl == alone || $pl == harvest-* ]] && njobs=1
 	[[ $pl != harvest-* ]] || extra_start "${pl#harvest-}"
 	rm -f "$tmp/gate"
@@ -239,14 +237,23 @@ run_set() {
 		esac
 		jpids+=($!)
 	done
-	# every process of every job is up and waits at the gate
+	# every process of every job is up and waits at the gate; a job that
+	# ends before that (a runtime's refusal) stops the run at once, with
+	# what it said
+	waited=0
 	while ((${#pids[@]} < want)); do
-		if ! read -r -t 300 line <&3; then
-			kill "${jpids[@]}" 2>/dev/null
-			cat "$tmp"/job*.err >&2
-			die "$rt $pl: only ${#pids[@]} of $want job processes became ready"
+		if read -r -t 5 line <&3; then
+			pids+=("${line#ready }")
+			continue
 		fi
-		pids+=("${line#ready }")
+		waited=$((waited + 5))
+		for p in "${jpids[@]}"; do
+			if ! kill -0 "$p" 2>/dev/null || ((waited >= 300)); then
+				kill "${jpids[@]}" 2>/dev/null || true
+				cat "$tmp"/job*.err >&2
+				die "$rt $pl: only ${#pids[@]} of $want job processes became ready ($( ((waited >= 300)) && echo "in 300 s" || echo "a job ended"))"
+			fi
+		done
 	done
 	for ((idx = 0; idx < njobs; idx++)); do
 		[[ -z ${cgs[idx]:-} ]] || u0[idx]=$(cg_usage "${cgs[idx]}")
@@ -283,6 +290,11 @@ run_set() {
 }
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
 
+# every function cleanup calls is defined from here on
+trap cleanup EXIT
+if [[ -n $module ]]; then
+	insmod "$module" || die "cannot load $module"
+fi
 [[ " $placements " != *" slurm "* ]] || slurm_up
 echo "kernel,knob,rep,runtime,placement,job,wall_ms,cpu_ms,heavy_cpu_ms,cg_cpu_ms,start_ns,end_ns,set_yields,steps,heavy,light,extra_cpu_ms" | tee "$out"
 for r in $(seq 1 "$reps"); do
