@@ -111,23 +111,29 @@ python3 "$SCY_REPO/livepatch/extract.py" "$out/fair/config" "$out/fair/kernel/sc
 # renamed (.isra, .constprop) or duplicated one stops the build here, not
 # the load on the target.
 smap=$(debian_system_map "$krel" "$debver")
+# extract.py's names with their kind, and klp-core.h's two (the livepatch
+# core's list of patches and the image's build ID; the Makefile relocates
+# them)
 {
-	sed -n 's/^extern .*[ *]\([A-Za-z_][A-Za-z0-9_]*\)(.*__weak;$/\1 text/p; t; s/^extern .*[ *]\([A-Za-z_][A-Za-z0-9_]*\)\(\[[^]]*\]\)* __weak;$/\1 data/p' \
-		"$gen/klp-syms.h"
-	# klp-core.h's, resolved in the pre-patch callback
+	cat "$gen/klp-syms.kind"
 	echo "klp_patches data"
 	echo "vmlinux_build_id data"
 } >"$out/klp-names"
-[[ $(wc -l <"$out/klp-names") -eq $(($(wc -l <"$gen/klp-syms.list") + 2)) ]] ||
-	die "klp-syms.h and klp-syms.list of $krel name different symbols: $(tr '\n' ' ' <"$out/klp-names")"
+# text: t/T, or W (a weak definition nothing overrode); data: d/D/b/B/r/R
+# or V, and neither per-CPU (an offset below the kernel's base) nor in the
+# init sections, which are freed after boot
 bad=$(awk 'NR == FNR { kind[$1] = $2; next }
-	($3 in kind) { n[$3]++; t[$3] = $2 }
+	$3 == "_sinittext" { it0 = $1 } $3 == "_einittext" { it1 = $1 }
+	$3 == "__init_begin" { id0 = $1 } $3 == "__init_end" { id1 = $1 }
+	($3 in kind) { n[$3]++; t[$3] = $2; a[$3] = $1 }
 	END {
 		for (s in kind) {
 			if (!n[s]) print s " is not in System.map"
 			else if (n[s] > 1) print s " is defined " n[s] " times"
-			else if (kind[s] == "text" && t[s] !~ /^[tT]$/) print s " is a function here, " t[s] " there"
-			else if (kind[s] == "data" && t[s] !~ /^[dDbBrR]$/) print s " is a variable here, " t[s] " there"
+			else if (kind[s] == "text" && t[s] !~ /^[tTW]$/) print s " is a function here, " t[s] " there"
+			else if (kind[s] == "data" && t[s] !~ /^[dDbBrRV]$/) print s " is a variable here, " t[s] " there"
+			else if (a[s] < "ffffffff80000000") print s " is per-CPU there (" a[s] ")"
+			else if ((a[s] >= it0 && a[s] < it1) || (a[s] >= id0 && a[s] < id1)) print s " is in an init section there"
 		}
 	}' "$out/klp-names" "$smap")
 [[ -z $bad ]] || die "the livepatch cannot reach what it needs in $krel (System.map of its -dbg package): $(echo "$bad" | paste -sd ";" | sed "s/;/; /g")"

@@ -16,7 +16,7 @@ set -uo pipefail
 kvers=("$@")
 [[ ${#kvers[@]} -gt 0 ]] || kvers=(6.12 6.1)
 # add, install and remove each; each refused for another kernel when there
-# is one; the versions differ
+# is one; the versions differ; a build against a broken System.map refused
 plan $((3 * ${#kvers[@]} + (${#kvers[@]} > 1 ? ${#kvers[@]} : 0) + 2))
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT

@@ -150,7 +150,11 @@ debian_version() {
 # SCY_SYSTEM_MAP=FILE stands in for it (tests/livepatch-dkms.sh).
 debian_system_map() {
 	local krel=$1 debver=$2 map=$SCY_CACHE/debian/$1-$2.System.map tmp
-	[[ -z ${SCY_SYSTEM_MAP:-} ]] || map=$SCY_SYSTEM_MAP
+	if [[ -n ${SCY_SYSTEM_MAP:-} ]]; then
+		[[ -s $SCY_SYSTEM_MAP ]] || die "SCY_SYSTEM_MAP: no file $SCY_SYSTEM_MAP"
+		echo "$SCY_SYSTEM_MAP"
+		return
+	fi
 	if [[ ! -s $map ]]; then
 		mkdir -p "$SCY_CACHE/debian"
 		tmp=$(mktemp -d "$SCY_CACHE/debian/dbg.XXXXXX")
@@ -160,12 +164,13 @@ debian_system_map() {
 			rm -rf "$tmp"
 			die "apt-get download linux-image-$krel-dbg=$debver failed"
 		}
-		# tar stops after the map; dpkg-deb's broken pipe is expected
+		# tar stops after the map; dpkg-deb's broken pipe is expected,
+		# a failure of tar (a full disk) is not, nor a map without its end
 		{ dpkg-deb --fsys-tarfile "$tmp"/*.deb 2>/dev/null || true; } |
-			tar -xO --occurrence=1 "./usr/lib/debug/boot/System.map-$krel" >"$tmp/map" 2>/dev/null || true
-		grep -q ' T schedule$' "$tmp/map" || {
+			tar -xO --occurrence=1 "./usr/lib/debug/boot/System.map-$krel" >"$tmp/map" &&
+			grep -q ' T schedule$' "$tmp/map" && grep -q ' _end$' "$tmp/map" || {
 			rm -rf "$tmp"
-			die "linux-image-$krel-dbg=$debver has no System.map-$krel"
+			die "no whole System.map-$krel from linux-image-$krel-dbg=$debver"
 		}
 		mv "$tmp/map" "$map"
 		rm -rf "$tmp"
