@@ -114,13 +114,13 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # made absolute by vm/lib.sh and by the Makefile; kernel reports read from
 # a pipe, 2; the checks' machinery, 3; the jobs tables of the results
 # page and the README, 2; livepatch/extract.py and a stock variable, 1;
-# bench-jobs' refusal to mix runs, 1.
+# bench-jobs' refusals to mix runs, 2.
 planned=0
 for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 2 + 2 * 2 + 3 + 2 +
-	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 1))
+	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 2))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -415,9 +415,17 @@ done
 mkdir -p "$tmp/jobs/bench-jobs"
 printf 'kernel_name,kernel,knob,rep,runtime\n6.12-patched,6.12.117,1,1,libomp\n' >"$tmp/jobs/bench-jobs/jobs.csv"
 cp "$tmp/jobs/bench-jobs/jobs.csv" "$tmp/jobs/before.csv"
+# (a make that fails stands in for the build it must not reach)
+mkdir -p "$tmp/nomake"
+printf '#!/bin/sh\necho "make: not to be reached" >&2\nexit 1\n' >"$tmp/nomake/make"
+chmod +x "$tmp/nomake/make"
 rc=0
-out=$(APPEND=1 RUNTIMES="onetbb libomp" RESULTS="$tmp/jobs" bash bench/jobs/run.sh 6.12-patched 2>&1) || rc=$?
-check "bench-jobs APPEND=1 refuses a runtime the kernel has rows of (status $rc: $(tail -n 1 <<<"$out")), CSV unchanged" \
+out=$(PATH=$tmp/nomake:$PATH APPEND=1 RUNTIMES="onetbb libomp" RESULTS="$tmp/jobs" bash bench/jobs/run.sh 6.12-patched 2>&1) || rc=$?
+check "bench-jobs APPEND=1 refuses a runtime the kernel has rows of (status $rc: $(tail -n 1 <<<"$out" | sed "s|$tmp/jobs|RESULTS|")), CSV unchanged" \
 	bash -c "[[ $rc -ne 0 ]] && grep -q 'rows of libomp on 6.12-patched' <<<\"\$1\" && cmp -s '$tmp/jobs/before.csv' '$tmp/jobs/bench-jobs/jobs.csv'" _ "$out"
+rc=0
+out=$(PATH=$tmp/nomake:$PATH RUNTIMES="libomp onetbb libomp" RESULTS="$tmp/jobs" bash bench/jobs/run.sh 6.1-patched 2>&1) || rc=$?
+check "bench-jobs refuses a runtime given twice (status $rc: $(tail -n 1 <<<"$out" | sed "s|$tmp/jobs|RESULTS|")), CSV unchanged" \
+	bash -c "[[ $rc -ne 0 ]] && grep -q 'given twice: libomp' <<<\"\$1\" && cmp -s '$tmp/jobs/before.csv' '$tmp/jobs/bench-jobs/jobs.csv'" _ "$out"
 check "Documentation/results/check.md and the time table of times.md are what tests/check-report.py makes of the runs' CSV files" \
 	python3 tests/check-report.py --check

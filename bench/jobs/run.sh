@@ -23,23 +23,34 @@ mkdir -p "$out"
 csv=$out/jobs.csv
 # APPEND=1: add the rows of this run to an earlier jobs.csv (other
 # kernels) instead of starting anew
-[[ ${APPEND:-0} == 1 && -s $csv ]] || : >"$csv"
+append=0
+[[ ${APPEND:-0} != 1 || ! -s $csv ]] || append=1
 # a set is named by kernel, knob, run, runtime and placement: a second run
 # of a runtime on a kernel in the same CSV would mix its sets (and its
-# "alone" baseline) with the first one's; other runtimes of that kernel
-# (RUNTIMES) may be added
+# "alone" baseline) with the first one's, as would a word given twice;
+# other runtimes of that kernel (RUNTIMES) may be added
+for list in "${kernels[*]}" "${RUNTIMES:-}" "${PLACEMENTS:-}"; do
+	twice=$(tr ' ' '\n' <<<"$list" | sed '/^$/d' | sort | uniq -d | paste -sd ' ')
+	[[ -z $twice ]] || die "given twice: $twice (each set would hold the jobs of both)"
+done
+# has_rows KERNEL [RUNTIME]: the CSV has rows of KERNEL (and RUNTIME)
+has_rows() {
+	awk -F, -v k="$1" -v rt="${2:-}" '$1 == k && (rt == "" || $5 == rt) { f = 1; exit } END { exit !f }' "$csv"
+}
 for k in "${kernels[@]}"; do
+	[[ $append == 1 ]] || break
 	if [[ -z ${RUNTIMES:-} ]]; then
-		! cut -d, -f1 "$csv" | grep -qx -- "$k" ||
+		! has_rows "$k" ||
 			die "$csv has rows of $k already: APPEND=1 adds other kernels, or runtimes (RUNTIMES) $k has no rows of"
 		continue
 	fi
 	for rt in $RUNTIMES; do
-		! cut -d, -f1,5 "$csv" | grep -qx -- "$k,$rt" ||
+		! has_rows "$k" "$rt" ||
 			die "$csv has rows of $rt on $k already: APPEND=1 adds other kernels or runtimes (start a new RESULTS for another run of it)"
 	done
 done
 make -s -C "$SCY_REPO" userspace RESULTS="$RESULTS" >&2
+[[ $append == 1 ]] || : >"$csv"
 for k in "${kernels[@]}"; do
 	kernel_parse "$k"
 	kdir=$(kernel_get "$k")
@@ -64,7 +75,7 @@ for k in "${kernels[@]}"; do
 done
 # the commands of earlier runs whose rows this one added to
 prior=
-[[ ${APPEND:-0} != 1 ]] || prior=$(sed -n '/^also=/p; s/^command=/also=/p' "$csv.info" 2>/dev/null)
+[[ $append != 1 ]] || prior=$(sed -n '/^also=/p; s/^command=/also=/p' "$csv.info" 2>/dev/null)
 {
 	[[ -z $prior ]] || echo "$prior"
 	echo "command=REPS=$reps STEPS=$steps WORK=$work${RUNTIMES:+ RUNTIMES=\"$RUNTIMES\"}${PLACEMENTS:+ PLACEMENTS=\"$PLACEMENTS\"} make bench-jobs KERNELS=\"${kernels[*]}\""
