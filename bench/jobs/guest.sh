@@ -104,7 +104,10 @@ cgroot=/sys/fs/cgroup
 ag=/proc/sys/kernel/sched_autogroup_enabled
 ag_prior=$(cat $ag 2>/dev/null || echo)
 ys=/sys/kernel/yield_stats
+extra_pids=() gate_pids=()
 cleanup() {
+	# what a run stopped midway leaves: the extra work, jobs at the gate
+	kill "${extra_pids[@]}" "${gate_pids[@]}" 2>/dev/null || true
 	[[ -z $ag_prior ]] || echo "$ag_prior" >$ag
 	[[ -z $module ]] || rmmod yield_stats 2>/dev/null || true
 	slurm_trees_remove
@@ -147,6 +150,7 @@ extra_start() {
 	local c cw
 	cw=$(tool cpu-work)
 	extra_pids=()
+	rm -f "$tmp"/extra-*.log
 	if [[ $1 == cgidle ]]; then
 		grep -qw cpu "$cgroot/cgroup.subtree_control" || echo +cpu >"$cgroot/cgroup.subtree_control"
 		mkdir -p "$cgroot/harvest"
@@ -167,9 +171,13 @@ extra_start() {
 # subshell's wait does not wait, and a log read while it is being written
 # ends early or in the middle of a line).
 extra_stop() {
-	local c sum=0 v
-	kill -TERM "${extra_pids[@]}"
-	wait "${extra_pids[@]}" || die "the extra work failed (status $?)"
+	local c sum=0 v p
+	# one that ended by itself (its record buffer full) is waited for too
+	kill -TERM "${extra_pids[@]}" 2>/dev/null || true
+	for p in "${extra_pids[@]}"; do
+		wait "$p" || die "the extra work failed (status $?)"
+	done
+	extra_pids=()
 	for c in 0 1; do
 		v=$("$(tool cpu-work)" -r "$tmp/extra-$c.log" -W "$1,$2") ||
 			die "cpu-work -r $tmp/extra-$c.log -W $1,$2 failed"
@@ -244,12 +252,13 @@ run_set() {
 	while ((${#pids[@]} < want)); do
 		if read -r -t 5 line <&3; then
 			pids+=("${line#ready }")
+			gate_pids=("${pids[@]}")
 			continue
 		fi
 		waited=$((waited + 5))
 		for p in "${jpids[@]}"; do
 			if ! kill -0 "$p" 2>/dev/null || ((waited >= 300)); then
-				kill "${jpids[@]}" 2>/dev/null || true
+				kill "${jpids[@]}" "${pids[@]}" 2>/dev/null || true
 				cat "$tmp"/job*.err >&2
 				die "$rt $pl: only ${#pids[@]} of $want job processes became ready ($( ((waited >= 300)) && echo "in 300 s" || echo "a job ended"))"
 			fi
@@ -270,6 +279,7 @@ run_set() {
 	fi
 	[[ -z $module ]] || echo 1 >$ys/reset
 	kill -USR1 "${pids[@]}"
+	gate_pids=()
 	for ((idx = 0; idx < njobs; idx++)); do
 		wait "${jpids[idx]}" || { cat "$tmp/job$idx.err" >&2; die "$rt $pl: job $idx failed"; }
 	done
