@@ -40,7 +40,9 @@ PAIRS = [("slurm", "Slurm jobs (srun, oversubscribed partition)"),
          ("session", "own sessions (autogroups)"),
          ("same", "one group")]
 NAMES = {"libomp": "OpenMP, LLVM libomp", "libgomp": "OpenMP, GNU libgomp",
-         "openmpi-auto": "Open MPI, yield as it picks when oversubscribed"}
+         "libomp-sleep": "OpenMP, LLVM libomp blocking (KMP_BLOCKTIME=0)",
+         "openmpi-auto": "Open MPI, yield as it picks when oversubscribed",
+         "openmpi-y1": "Open MPI, mpi_yield_when_idle 1"}
 HARVEST = [("harvest-idle", "SCHED_IDLE task per CPU"),
            ("harvest-cgidle", "a task per CPU in a cpu.idle group")]
 RUNTIMES = ["libomp", "libgomp", "libomp-sleep", "libgomp-passive", "onetbb",
@@ -188,7 +190,8 @@ def page_table(summ):
 
 
 def readme_table(summ):
-    """makespan / alone per placement: libomp and Open MPI, each kernel"""
+    """makespan / alone per placement: libomp spinning and blocking, Open
+    MPI as it picks and with yield on, each kernel"""
     kns = kernels_of(summ)
     cols = []
     for kn in kns:
@@ -198,7 +201,7 @@ def readme_table(summ):
         kn if k == "stock" else f"{kn} knob {k}" for kn, k in cols]
     lines = ["| " + " | ".join(head) + " |",
              "|" + "---|" * 2 + "---:|" * len(cols)]
-    for rt in ("libomp", "openmpi-auto"):
+    for rt in ("libomp", "libomp-sleep", "openmpi-auto", "openmpi-y1"):
         if not any(key[1] == rt for key in summ):
             continue
         for pl, what in PAIRS:
