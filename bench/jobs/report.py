@@ -236,23 +236,24 @@ def info(path):
 
 
 def plot(summ, outdir):
-    """jobs.dat: a row per kernel/runtime/placement, makespan / alone per
-    knob value; jobs.png from it"""
-    cols = sorted({k for (_, _, _, k) in summ})
+    """jobs.dat: a block per runtime, a row per placement, a column per
+    kernel and knob value (makespan / alone); jobs.png from it, a panel
+    per runtime"""
+    cols = [(kn, k) for kn in kernels_of(summ) for k in knobs_of(summ, kn)]
+    rts = [rt for rt in RUNTIMES if any(key[1] == rt for key in summ)]
     dat = os.path.join(outdir, "jobs.dat")
     with open(dat, "w") as f:
-        f.write("set " + " ".join(f'"knob {k}"' for k in cols) + "\n")
-        for kn in kernels_of(summ):
-            for rt in RUNTIMES:
-                for pl, _ in PAIRS:
-                    vals = [rel(summ, kn, rt, pl, k) for k in cols]
-                    if not any(vals):
-                        continue
-                    f.write(f'"{kn} {rt} {pl}" ' + " ".join(
-                        f"{v[0]:.3f}" if v else "NaN" for v in vals) + "\n")
+        for rt in rts:
+            f.write(f'"{rt}" ' + " ".join(
+                f'"{kn}"' if k == "stock" else f'"{kn} knob {k}"' for kn, k in cols) + "\n")
+            for pl, _ in PAIRS:
+                vals = [rel(summ, kn, rt, pl, k) for kn, k in cols]
+                f.write(f'"{pl}" ' + " ".join(
+                    f"{v[0]:.3f}" if v else "NaN" for v in vals) + "\n")
+            f.write("\n\n")
     ideal = next(iter(summ.values()))["ideal"]
     subprocess.run(["gnuplot", "-e", f"in='{dat}'; out='{os.path.join(outdir, 'jobs.png')}'; "
-                    f"n={len(cols) + 1}; ideal={ideal}",
+                    f"n={len(cols) + 1}; blocks={len(rts)}; names='{' '.join(rts)}'; ideal={ideal}",
                     os.path.join(os.path.dirname(os.path.abspath(__file__)), "plot.gp")],
                    check=True)
 
