@@ -247,12 +247,13 @@ run_set() {
 	done
 	# every process of every job is up and waits at the gate; a job that
 	# ends before that (a runtime's refusal) stops the run at once, with
-	# what it said
+	# what it said, as do 300 s without a process becoming ready
 	waited=0
 	while ((${#pids[@]} < want)); do
 		if read -r -t 5 line <&3; then
 			pids+=("${line#ready }")
 			gate_pids=("${pids[@]}")
+			waited=0
 			continue
 		fi
 		waited=$((waited + 5))
@@ -260,7 +261,7 @@ run_set() {
 			if ! kill -0 "$p" 2>/dev/null || ((waited >= 300)); then
 				kill "${jpids[@]}" "${pids[@]}" 2>/dev/null || true
 				cat "$tmp"/job*.err >&2
-				die "$rt $pl: only ${#pids[@]} of $want job processes became ready ($( ((waited >= 300)) && echo "in 300 s" || echo "a job ended"))"
+				die "$rt $pl: only ${#pids[@]} of $want job processes became ready ($( ((waited >= 300)) && echo "none in 300 s" || echo "a job ended"))"
 			fi
 		done
 	done
