@@ -239,6 +239,16 @@ int main(int argc, char **argv)
 		if (dur_ns && r[n - 1].mono - t0 >= dur_ns)
 			break;
 	}
+	/*
+	 * Stopped by a signal: one more record, so that the records reach past
+	 * the signal even when it came between a record and the test of stop
+	 * (a window that ended before the signal is then inside them).
+	 */
+	if (stop && n < MAX_RECORDS) {
+		r[n].mono = clock_ns(CLOCK_MONOTONIC);
+		r[n].cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		n++;
+	}
 	if (n == MAX_RECORDS)
 		fprintf(stderr, "cpu-work: record buffer full, stopped early\n");
 	printf("units=%ld cpu_ns=%" PRId64 " wall_ns=%" PRId64 " ns_per_unit=%.1f hash=%016" PRIx64 "\n",
