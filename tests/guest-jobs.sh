@@ -18,9 +18,9 @@
 # SCHED_IDLE extra work on each CPU (seed 002's case), a job of libomp
 # told to block (KMP_BLOCKTIME=0) leaves the extra work the time its
 # light worker sleeps, about 43% of the two CPUs at either knob value;
-# what the benchmark reads from the extra work's logs must be >= 10% at
+# what the benchmark reads from the extra work's logs must be >= 5% at
 # both, and the reading must raise no complaint (a log read before it is
-# written whole is cut short and read as 0); 26-28% under single-threaded
+# written whole is cut short and read as 0); 15-28% under single-threaded
 # TCG beside make check's other guests. Whether knob 1
 # hands a spinning job's waits to the extra work is not judged here: 41%
 # against 1% on an idle host with multi-threaded TCG, but 2% against 1%
@@ -70,7 +70,7 @@ done
 harvest_said=$(grep -c '^cpu-work:' "$SCY_RESULTS/jobs-harvest.log")
 harvest_ok() {
 	[[ $harvest_rc == 0 && $harvest_said == 0 ]] &&
-		ge "${jobs_harvest[0]:-}" 0.10 && ge "${jobs_harvest[1]:-}" 0.10
+		ge "${jobs_harvest[0]:-}" 0.05 && ge "${jobs_harvest[1]:-}" 0.05
 }
-check "beside SCHED_IDLE extra work a blocking libomp job leaves it >= 10% of the CPUs at knob 0 and 1, as read from its logs (${jobs_harvest[0]:-?}, ${jobs_harvest[1]:-?}; exit status $harvest_rc, $harvest_said complaints of cpu-work reading them)" \
+check "beside SCHED_IDLE extra work a blocking libomp job leaves it >= 5% of the CPUs at knob 0 and 1, as read from its logs (${jobs_harvest[0]:-?}, ${jobs_harvest[1]:-?}; exit status $harvest_rc, $harvest_said complaints of cpu-work reading them)" \
 	harvest_ok
