@@ -58,7 +58,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
@@ -71,7 +70,6 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -179,37 +177,9 @@ static struct {
 /* ------------------------------------------------------------------ */
 /* small helpers */
 
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-static struct timespec ns_to_ts(__u64 ns)
-{
-	struct timespec ts = {
-		.tv_sec = ns / NSEC_PER_SEC,
-		.tv_nsec = ns % NSEC_PER_SEC,
-	};
-
-	return ts;
-}
-
 static double us(__u64 ns)
 {
 	return ns / 1000.0;
-}
-
-static int futex_wait(int *uaddr, int val, const struct timespec *timeout)
-{
-	return syscall(SYS_futex, uaddr, FUTEX_WAIT, val, timeout, NULL, 0);
-}
-
-static int futex_wake(int *uaddr, int nr)
-{
-	return syscall(SYS_futex, uaddr, FUTEX_WAKE, nr, NULL, NULL, 0);
 }
 
 static const char *rival_name(enum rival r)
@@ -521,7 +491,7 @@ struct worker_spec {
 static void wait_go(struct lat_shared *sh)
 {
 	while (!__atomic_load_n(&sh->go, __ATOMIC_ACQUIRE))
-		futex_wait(&sh->go, 0, NULL);
+		scy_futex_wait(&sh->go, 0, NULL);
 }
 
 /*
@@ -545,7 +515,7 @@ static long nivcsw(void)
  */
 static noreturn void yielder_run(struct lat_shared *sh, enum yield_mode mode)
 {
-	const struct timespec sleep_ts = ns_to_ts(SLEEP_NS);
+	const struct timespec sleep_ts = scy_ns_to_ts(SLEEP_NS);
 	__u64 ty, t0, t1, d, n = 0, empty = 0, ymax = 0;
 	long cs0 = 0, cs1 = 0;
 
@@ -553,18 +523,18 @@ static noreturn void yielder_run(struct lat_shared *sh, enum yield_mode mode)
 	for (;;) {
 		if (mode == MODE_YIELD) {
 			cs0 = nivcsw();
-			ty = now_ns();
+			ty = scy_now_ns();
 			sched_yield();
-			t0 = now_ns();
+			t0 = scy_now_ns();
 			cs1 = nivcsw();
 			t1 = t0;
 			d = t1 - ty;
 		} else {
-			ty = now_ns();
+			ty = scy_now_ns();
 			sched_yield();
-			t0 = now_ns();
+			t0 = scy_now_ns();
 			clock_nanosleep(CLOCK_MONOTONIC, 0, &sleep_ts, NULL);
-			t1 = now_ns();
+			t1 = scy_now_ns();
 			d = t1 - t0 > SLEEP_NS ? t1 - t0 - SLEEP_NS : 0;
 		}
 		if (ty >= sh->start_ns) {
@@ -587,7 +557,7 @@ static noreturn void yielder_run(struct lat_shared *sh, enum yield_mode mode)
 	sh->yield_max = ymax;
 	sh->last_ns = t1;
 	__atomic_store_n(&sh->done, 1, __ATOMIC_RELEASE);
-	futex_wake(&sh->done, 1);
+	scy_futex_wake(&sh->done, 1);
 	for (;;)
 		pause();
 }
@@ -607,12 +577,12 @@ static noreturn void spin(void)
  */
 static noreturn void sibling_run(void)
 {
-	const struct timespec sleep_ts = ns_to_ts(SLEEP_NS);
+	const struct timespec sleep_ts = scy_ns_to_ts(SLEEP_NS);
 	__u64 t;
 
 	for (;;) {
-		t = now_ns();
-		while (now_ns() - t < SIBLING_RUN_NS)
+		t = scy_now_ns();
+		while (scy_now_ns() - t < SIBLING_RUN_NS)
 			;
 		clock_nanosleep(CLOCK_MONOTONIC, 0, &sleep_ts, NULL);
 	}
@@ -643,30 +613,13 @@ static bool wait_done(struct lat_shared *sh, __u64 deadline)
 	__u64 now;
 
 	while (!__atomic_load_n(&sh->done, __ATOMIC_ACQUIRE)) {
-		now = now_ns();
+		now = scy_now_ns();
 		if (now >= deadline)
 			return false;
-		ts = ns_to_ts(deadline - now);
-		futex_wait(&sh->done, 0, &ts);
+		ts = scy_ns_to_ts(deadline - now);
+		scy_futex_wait(&sh->done, 0, &ts);
 	}
 	return true;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Nearest-rank percentile @pct (1..100) of @n sorted samples */
-static __u64 percentile(const __u64 *s, __u64 n, unsigned int pct)
-{
-	__u64 rank = (pct * n + 99) / 100;
-
-	if (!n)
-		return 0;
-	return s[(rank ? rank : 1) - 1];
 }
 
 static void spec_for(const struct ctx *c, int idx, enum rival rival,
@@ -809,11 +762,11 @@ static int run_window(const struct ctx *c, enum yield_mode mode, struct window *
 			  opt_duration / 8 : WARMUP_MAX_S) * NSEC_PER_SEC);
 	/* a stalled sched_yield() may end up to one window late */
 	grace = dur;
-	start = now_ns();
+	start = scy_now_ns();
 	sh->start_ns = start + warmup;
 	sh->end_ns = sh->start_ns + dur;
 	__atomic_store_n(&sh->go, 1, __ATOMIC_RELEASE);
-	futex_wake(&sh->go, INT_MAX);
+	scy_futex_wake(&sh->go, INT_MAX);
 
 	if (!wait_done(sh, sh->end_ns + grace)) {
 		/*
@@ -825,7 +778,7 @@ static int run_window(const struct ctx *c, enum yield_mode mode, struct window *
 		WRITE_ONCE(sh->stop, 1);
 		kill_worker(W_HOG);
 		kill_worker(W_RIVAL);
-		if (!wait_done(sh, now_ns() + FINISH_TIMEOUT_S * NSEC_PER_SEC)) {
+		if (!wait_done(sh, scy_now_ns() + FINISH_TIMEOUT_S * NSEC_PER_SEC)) {
 			snprintf(err, errlen,
 				 "the yielder did not finish its window within %d s after the hog and the rival were stopped",
 				 FINISH_TIMEOUT_S);
@@ -838,9 +791,9 @@ static int run_window(const struct ctx *c, enum yield_mode mode, struct window *
 	w->full = sh->full;
 	w->wall_s = sh->last_ns > sh->start_ns ?
 		    (double)(sh->last_ns - sh->start_ns) / NSEC_PER_SEC : 0;
-	qsort(sh->sample, w->n, sizeof(sh->sample[0]), cmp_u64);
-	w->p50 = percentile(sh->sample, w->n, 50);
-	w->p99 = percentile(sh->sample, w->n, 99);
+	scy_sort_u64(sh->sample, w->n);
+	w->p50 = scy_percentile(sh->sample, w->n, 50);
+	w->p99 = scy_percentile(sh->sample, w->n, 99);
 	w->max = w->n ? sh->sample[w->n - 1] : 0;
 	w->yield_max = sh->yield_max;
 	ret = SCY_OK;

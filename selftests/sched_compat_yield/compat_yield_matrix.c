@@ -144,7 +144,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <regex.h>
 #include <sched.h>
 #include <signal.h>
@@ -158,7 +157,6 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -347,27 +345,9 @@ static pid_t wpid[NR_SLOTS];		/* the main process's children */
 /* ------------------------------------------------------------------ */
 /* small helpers */
 
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-static struct timespec ns_to_ts(__u64 ns)
-{
-	struct timespec ts = {
-		.tv_sec = ns / NSEC_PER_SEC,
-		.tv_nsec = ns % NSEC_PER_SEC,
-	};
-
-	return ts;
-}
-
 static void sleep_until(__u64 t)
 {
-	struct timespec ts = ns_to_ts(t);
+	struct timespec ts = scy_ns_to_ts(t);
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
 	       EINTR)
@@ -379,37 +359,10 @@ static double ms(__u64 ns)
 	return ns / 1e6;
 }
 
-static int futex_wait(int *uaddr, int val, const struct timespec *timeout)
-{
-	return syscall(SYS_futex, uaddr, FUTEX_WAIT, val, timeout, NULL, 0);
-}
-
-static int futex_wake(int *uaddr, int nr)
-{
-	return syscall(SYS_futex, uaddr, FUTEX_WAKE, nr, NULL, NULL, 0);
-}
-
 static void wait_go(struct win_shared *sh)
 {
 	while (!__atomic_load_n(&sh->go, __ATOMIC_ACQUIRE))
-		futex_wait(&sh->go, 0, NULL);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Nearest-rank percentile @pct of @n sorted samples */
-static __u64 percentile(const __u64 *s, __u64 n, unsigned int pct)
-{
-	__u64 rank = (pct * n + 99) / 100;
-
-	if (!n)
-		return 0;
-	return s[(rank ? rank : 1) - 1];
+		scy_futex_wait(&sh->go, 0, NULL);
 }
 
 /* The highest-numbered CPU we may run on, or -1 */
@@ -728,9 +681,9 @@ static noreturn void yielder_run(struct win_shared *sh, bool migrate)
 	if (migrate)
 		next_mig = sh->go_ns + MIGRATE_NS;
 	for (;;) {
-		ty = now_ns();
+		ty = scy_now_ns();
 		sched_yield();
-		t1 = now_ns();
+		t1 = scy_now_ns();
 		__atomic_store_n(&sh->slot[SLOT_YIELDER].counter, ++count,
 				 __ATOMIC_RELAXED);
 		if (ty >= sh->start_ns && ty < sh->end_ns) {
@@ -765,7 +718,7 @@ static noreturn void yielder_run(struct win_shared *sh, bool migrate)
 	sh->max_at = at;
 	sh->migrations = mig;
 	__atomic_store_n(&sh->done, 1, __ATOMIC_RELEASE);
-	futex_wake(&sh->done, 1);
+	scy_futex_wake(&sh->done, 1);
 	for (;;)
 		pause();
 }
@@ -793,7 +746,7 @@ static noreturn void sleeper_run(struct win_shared *sh, int slot)
 		__atomic_store_n(&sh->slot[slot].counter, ++count,
 				 __ATOMIC_RELAXED);
 		getppid();
-		now = now_ns();
+		now = scy_now_ns();
 		ph = (now - go) % SLEEPER_PERIOD_NS;
 		if (ph >= SLEEPER_RUN_NS)
 			sleep_until(now - ph + SLEEPER_PERIOD_NS);
@@ -941,11 +894,11 @@ static bool wait_done(struct win_shared *sh, __u64 deadline)
 	__u64 now;
 
 	while (!__atomic_load_n(&sh->done, __ATOMIC_ACQUIRE)) {
-		now = now_ns();
+		now = scy_now_ns();
 		if (now >= deadline)
 			return false;
-		ts = ns_to_ts(deadline - now);
-		futex_wait(&sh->done, 0, &ts);
+		ts = scy_ns_to_ts(deadline - now);
+		scy_futex_wait(&sh->done, 0, &ts);
 	}
 	return true;
 }
@@ -1220,12 +1173,12 @@ static int run_window(const struct cell *c, struct win *w)
 	 */
 	if (!w->knob && ev_flips(w->ev))
 		dur *= 3;
-	go = now_ns();
+	go = scy_now_ns();
 	sh->go_ns = go;
 	sh->start_ns = go + warmup;
 	sh->end_ns = sh->start_ns + dur;
 	__atomic_store_n(&sh->go, 1, __ATOMIC_RELEASE);
-	futex_wake(&sh->go, INT_MAX);
+	scy_futex_wake(&sh->go, INT_MAX);
 
 	/* the flips, the snapshot at the start and the one at the end */
 	next_flip = ev_flips(ev) ? go + FLIP_NS : UINT64_MAX;
@@ -1242,7 +1195,7 @@ static int run_window(const struct cell *c, struct win *w)
 		/* wake-ups late by more than a probe period: the guest stalled */
 		target = next_probe < t ? next_probe : t;
 		sleep_until(target);
-		now = now_ns();
+		now = scy_now_ns();
 		if (target >= sh->start_ns && target <= sh->end_ns &&
 		    now - target > w->stall)
 			w->stall = now - target;
@@ -1270,7 +1223,7 @@ static int run_window(const struct cell *c, struct win *w)
 			break;
 		snapped = true;
 	}
-	w->wall_s = (double)(now_ns() - sh->start_ns) / NSEC_PER_SEC;
+	w->wall_s = (double)(scy_now_ns() - sh->start_ns) / NSEC_PER_SEC;
 
 	WRITE_ONCE(sh->stop, 1);
 	/* a stalled sched_yield() may end up to a window late */
@@ -1279,7 +1232,7 @@ static int run_window(const struct cell *c, struct win *w)
 		w->cut = true;
 		for (i = SLOT_RIVAL; i < NR_SLOTS; i++)
 			kill_slot(i);
-		if (!wait_done(sh, now_ns() + FINISH_TIMEOUT_S * NSEC_PER_SEC)) {
+		if (!wait_done(sh, scy_now_ns() + FINISH_TIMEOUT_S * NSEC_PER_SEC)) {
 			snprintf(err, errlen,
 				 "the yielder did not return within %d s after its rivals were stopped",
 				 FINISH_TIMEOUT_S);
@@ -1295,9 +1248,9 @@ static int run_window(const struct cell *c, struct win *w)
 	w->nyields = sh->nyields;
 	w->full = sh->full;
 	w->migrations = sh->migrations;
-	qsort(sh->sample, sh->n, sizeof(sh->sample[0]), cmp_u64);
-	w->p50 = percentile(sh->sample, sh->n, 50);
-	w->p99 = percentile(sh->sample, sh->n, 99);
+	scy_sort_u64(sh->sample, sh->n);
+	w->p50 = scy_percentile(sh->sample, sh->n, 50);
+	w->p99 = scy_percentile(sh->sample, sh->n, 99);
 	w->n = sh->n;
 	for (i = 0; i < TOP_N; i++)
 		w->top[i] = (__u64)i < sh->n ? sh->sample[sh->n - 1 - i] : 0;
@@ -1852,7 +1805,7 @@ int main(int argc, char **argv)
 	}
 	atexit(restore_knob);
 	scy_on_signals(on_signal);
-	t_start = now_ns();
+	t_start = scy_now_ns();
 
 	for (i = 0; i < nr; i++) {
 		if (!sel[i])
@@ -1868,7 +1821,7 @@ int main(int argc, char **argv)
 	restore_knob();
 	if (!skip[0])
 		ksft_print_msg("%d windows in %.0f s, %d cells measured again\n",
-			       nr_windows, (double)(now_ns() - t_start) / NSEC_PER_SEC,
+			       nr_windows, (double)(scy_now_ns() - t_start) / NSEC_PER_SEC,
 			       nr_remeasured);
 	if (csv)
 		fclose(csv);

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <linux/futex.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -20,6 +21,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -808,4 +810,58 @@ int scy_knob_read(void)
 int scy_knob_write(int val)
 {
 	return scy_knob_write_path(SCY_KNOB_SYSFS, val);
+}
+
+/* ------------------------------------------------------------------ */
+/* time, futexes, percentiles */
+
+#define SCY_NSEC_PER_SEC	1000000000ULL
+
+__u64 scy_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * SCY_NSEC_PER_SEC + ts.tv_nsec;
+}
+
+struct timespec scy_ns_to_ts(__u64 ns)
+{
+	struct timespec ts = {
+		.tv_sec = ns / SCY_NSEC_PER_SEC,
+		.tv_nsec = ns % SCY_NSEC_PER_SEC,
+	};
+
+	return ts;
+}
+
+int scy_futex_wait(int *uaddr, int val, const struct timespec *timeout)
+{
+	return syscall(SYS_futex, uaddr, FUTEX_WAIT, val, timeout, NULL, 0);
+}
+
+int scy_futex_wake(int *uaddr, int nr)
+{
+	return syscall(SYS_futex, uaddr, FUTEX_WAKE, nr, NULL, NULL, 0);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void scy_sort_u64(__u64 *s, size_t n)
+{
+	qsort(s, n, sizeof(*s), cmp_u64);
+}
+
+__u64 scy_percentile(const __u64 *s, __u64 n, unsigned int pct)
+{
+	__u64 rank = (pct * n + 99) / 100;
+
+	if (!n)
+		return 0;
+	return s[(rank ? rank : 1) - 1];
 }

@@ -3,7 +3,8 @@
  * Placement of the tasks of a sched_compat_yield measurement: in the
  * caller's group, in an autogroup of their own (a task that calls setsid()
  * gets one when autogroups are enabled), or in cgroup v2 groups with the cpu
- * controller.  Plus the small file helpers these need, the knob
+ * controller.  Plus the small file, clock, futex and percentile helpers
+ * these need, the knob
  * (sched_compat_yield) and the kernel's release.
  *
  * What a setup changes (the autogroup setting, the cpu controller of the
@@ -17,9 +18,11 @@
 #ifndef SCY_PLACE_H
 #define SCY_PLACE_H
 
+#include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 
 /*
  * Accesses to the state that cleanup code may see from a signal handler:
@@ -196,6 +199,21 @@ int scy_knob_write_path(const char *path, int val);
 
 /* "0"/"1" string of a knob value, or "stock" for -1 (knob absent) */
 const char *scy_knob_name(int knob);
+
+/* CLOCK_MONOTONIC in ns, and ns as a struct timespec */
+__u64 scy_now_ns(void);
+struct timespec scy_ns_to_ts(__u64 ns);
+
+/* FUTEX_WAIT (relative @timeout, NULL: none) and FUTEX_WAKE of a shared word */
+int scy_futex_wait(int *uaddr, int val, const struct timespec *timeout);
+int scy_futex_wake(int *uaddr, int nr);
+
+/*
+ * Sort @n samples in place; the nearest-rank percentile @pct (1..100) of @n
+ * sorted samples (0 when there are none).
+ */
+void scy_sort_u64(__u64 *s, size_t n);
+__u64 scy_percentile(const __u64 *s, __u64 n, unsigned int pct);
 
 /* Kernel release (uname -r), static buffer */
 const char *scy_kernel_release(void);

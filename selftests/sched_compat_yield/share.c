@@ -18,7 +18,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
@@ -29,7 +28,6 @@
 #include <stdnoreturn.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -70,16 +68,6 @@ static double ts_diff(const struct timespec *a, const struct timespec *b)
 {
 	return (double)(b->tv_sec - a->tv_sec) +
 	       (double)(b->tv_nsec - a->tv_nsec) / 1e9;
-}
-
-static int futex_wait(int *uaddr, int val)
-{
-	return syscall(SYS_futex, uaddr, FUTEX_WAIT, val, NULL, NULL, 0);
-}
-
-static int futex_wake(int *uaddr, int nr)
-{
-	return syscall(SYS_futex, uaddr, FUTEX_WAKE, nr, NULL, NULL, 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -261,7 +249,7 @@ static noreturn void worker(int idx, enum scy_role role,
 	scy_worker_setup(ready_fd, idx, parent, &ws);
 
 	while (!__atomic_load_n(&sh->go, __ATOMIC_ACQUIRE))
-		futex_wait(&sh->go, 0);
+		scy_futex_wait(&sh->go, 0, NULL);
 
 	if (role == SCY_ROLE_YIELD) {
 		for (;;) {
@@ -455,7 +443,7 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 		res->cpu_source = SCY_CPU_STAT;
 
 	__atomic_store_n(&sh->go, 1, __ATOMIC_RELEASE);
-	futex_wake(&sh->go, INT_MAX);
+	scy_futex_wake(&sh->go, INT_MAX);
 
 	/*
 	 * Warm-up, not measured: the first loop iterations after a fork pay
