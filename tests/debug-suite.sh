@@ -89,8 +89,8 @@ share_debug() {
 	check "$t ran to completion (exit status $rc: 0 or 1)" test "$rc" -le 1
 	result() { grep "^# result scenario=$2 knob=$1 " "$tap"; } # KNOB SCENARIO
 	for k in 0 1; do
-		check "$t knob=$k: all 5 scenarios ran" \
-			test "$(grep -c "^# result .* knob=$k " "$tap")" = 5
+		check "$t knob=$k: all 6 scenarios ran" \
+			test "$(grep -c "^# result .* knob=$k " "$tap")" = 6
 		for kind in counter cpu; do
 			v=$(field yielder_${kind}_share "$(result $k baseline)")
 			check "$t baseline knob=$k: worker 0 $kind share ${v:-missing} within 0.50 +- 0.10" \
@@ -100,7 +100,7 @@ share_debug() {
 	# Knob 1 is judged where the same run's knob 0 (the stock yield) gave
 	# the yielder more than the limit; where it gave less (6.12 inside one
 	# group), the limit cannot tell compat from stock: a SKIP that says so.
-	for sc in yield-1hog yield-3hogs yield-session yield-cgroup; do
+	for sc in yield-1hog yield-3hogs yield-session yield-cgroup yield-cgroup-session; do
 		v=$(field yielder_counter_share "$(result 1 $sc)")
 		v0=$(field yielder_counter_share "$(result 0 $sc)")
 		if is_number "$v0" && ! in_range "$v0" 0 0.05; then

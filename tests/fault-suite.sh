@@ -42,7 +42,7 @@ show() { grep -E "$2" "$1" | sed 's/^/#   /'; }
 
 faulted "$ignore_writes" "$ST/compat_yield_share" -d "$d" >"$work/share-knob.tap" 2>&1
 show "$work/share-knob.tap" '^(not )?ok .*knob=1'
-for sc in yield-session yield-cgroup; do
+for sc in yield-session yield-cgroup yield-cgroup-session; do
 	check "a knob that ignores writes: compat_yield_share fails $sc at knob 1" \
 		grep -qE "^not ok [0-9]+ $sc knob=1: yielder counter share" "$work/share-knob.tap"
 done
@@ -52,14 +52,14 @@ check "the knob is what it was after the fault runs ($(cat $knob))" test "$(cat 
 
 faulted "$ro_cgroup" "$ST/compat_yield_share" -d "$d" >"$work/share-cg.tap" 2>&1
 faulted "$ro_cgroup" "$ST/compat_yield_latency" -d "$d" >"$work/latency-cg.tap" 2>&1
-show "$work/share-cg.tap" 'yield-cgroup knob=1'
+show "$work/share-cg.tap" 'yield-cgroup(-session)? knob=1'
 show "$work/latency-cg.tap" '^(not )?ok .*(cgroup|cgidle)'
 # kselftest_harness names a test FIXTURE.VARIANT.TEST: the variants with a
 # cpu cgroup or a cpu.idle group
 fails=$(grep -cE '^not ok [0-9]+ [a-z_]+\.[a-z0-9_]*(cgroup|cgidle)' "$work/latency-cg.tap")
 skips=$(grep -cE '^ok [0-9]+ [a-z_]+\.[a-z0-9_]*(cgroup|cgidle).*# SKIP' "$work/latency-cg.tap")
-check "a cgroup mkdir that fails: compat_yield_share fails yield-cgroup, compat_yield_latency fails its group variants ($fails failed, $skips skipped)" \
-	test "$(grep -cE '^not ok [0-9]+ yield-cgroup knob=1: run failed: cannot' "$work/share-cg.tap")" = 1 -a "$fails" -gt 0 -a "$skips" = 0
+check "a cgroup mkdir that fails: compat_yield_share fails yield-cgroup and yield-cgroup-session, compat_yield_latency fails its group variants ($fails failed, $skips skipped)" \
+	test "$(grep -cE '^not ok [0-9]+ yield-cgroup(-session)? knob=1: run failed: cannot' "$work/share-cg.tap")" = 2 -a "$fails" -gt 0 -a "$skips" = 0
 
 # tap.sh's checks of the guest suite, in a subshell each with the fault in
 # place; their TAP line printed as a comment

@@ -41,7 +41,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [-d SECONDS] [-c CPU] [-n HOGS] [-p same|session|cgroup]\n"
+		"usage: %s [-d SECONDS] [-c CPU] [-n HOGS] [-p same|session|cgroup|cgroup-session]\n"
 		"       %*s [-m yield|getppid] [-k 0|1|keep] [-r REPEAT]\n"
 		"       %*s [-f table|csv|kv] [-o FILE]\n"
 		"\n"
@@ -61,6 +61,11 @@ static void usage(FILE *f)
 		"                                     run; root unless already enabled)\n"
 		"                            cgroup   cgroup v2 sibling of the hogs' group,\n"
 		"                                     cpu controller on (root)\n"
+		"                            cgroup-session\n"
+		"                                     a cgroup v2 group of its own, cpu\n"
+		"                                     controller on, each hog in our cgroup\n"
+		"                                     with a session (autogroup) of its own,\n"
+		"                                     as a login shell's (root)\n"
 		"  -m, --mode M            worker 0 calls sched_yield() (yield, default)\n"
 		"                          or getppid() (getppid: the 50/50 baseline)\n"
 		"  -k, --knob K            set %s to 0 or 1 for the\n"

@@ -13,7 +13,7 @@ k=${K:-${KVER:-6.12}-patched}
 duration=${DURATION:-30}
 out=$RESULTS/demo-$k
 [[ $duration =~ ^[0-9]+$ && $duration -ge 1 ]] || die "DURATION must be a whole number of seconds >= 1"
-log "10 runs of $duration s each (5 scenarios x knob 0/1), about $(( duration * 10 / 60 + 1 )) min"
+log "12 runs of $duration s each (6 scenarios x knob 0/1), about $(( duration * 12 / 60 + 1 )) min"
 SCY_BENCH_OUT=$out DURATION=$duration bash "$SCY_REPO/bench/run.sh" share "$k" >/dev/null
 {
 	echo "# yield/getppid CPU shares, Linux $(cut -d, -f3 "$out/share.csv" | sed -n 2p) ($k), QEMU $(cat "$out/accel"), 2 vCPUs, pinned to one CPU"

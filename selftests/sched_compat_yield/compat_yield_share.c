@@ -61,6 +61,7 @@ static const struct scenario scenarios[] = {
 	{ "yield-3hogs",   SCY_ROLE_YIELD,   3, SCY_PLACE_SAME },
 	{ "yield-session", SCY_ROLE_YIELD,   1, SCY_PLACE_SESSION },
 	{ "yield-cgroup",  SCY_ROLE_YIELD,   1, SCY_PLACE_CGROUP },
+	{ "yield-cgroup-session", SCY_ROLE_YIELD, 1, SCY_PLACE_CGROUP_SESSION },
 };
 
 #define NR_SCENARIOS	((int)ARRAY_SIZE(scenarios))

@@ -82,6 +82,8 @@ const char *scy_placement_name(enum scy_placement p)
 		return "session";
 	case SCY_PLACE_CGROUP:
 		return "cgroup";
+	case SCY_PLACE_CGROUP_SESSION:
+		return "cgroup-session";
 	}
 	return "?";
 }
@@ -94,6 +96,8 @@ int scy_placement_parse(const char *s, enum scy_placement *p)
 		*p = SCY_PLACE_SESSION;
 	else if (!strcmp(s, "cgroup"))
 		*p = SCY_PLACE_CGROUP;
+	else if (!strcmp(s, "cgroup-session"))
+		*p = SCY_PLACE_CGROUP_SESSION;
 	else
 		return -1;
 	return 0;
@@ -240,12 +244,25 @@ static noreturn void worker(int idx, enum scy_role role,
 	struct scy_slot *slot = &sh->slot[idx];
 	struct scy_worker_spec ws = {
 		.cpu = cfg->cpu,
-		.setsid = idx == 0 && cfg->placement == SCY_PLACE_SESSION,
-		.leaf = cfg->placement != SCY_PLACE_CGROUP ? SCY_NO_LEAF :
-			idx == 0 ? 0 : 1,
+		.leaf = SCY_NO_LEAF,
 	};
 	__u64 count = 0;
 
+	switch (cfg->placement) {
+	case SCY_PLACE_SAME:
+		break;
+	case SCY_PLACE_SESSION:
+		ws.setsid = idx == 0;
+		break;
+	case SCY_PLACE_CGROUP:
+		ws.leaf = idx == 0 ? 0 : 1;
+		break;
+	case SCY_PLACE_CGROUP_SESSION:
+		/* the yielder in its group, a hog where a login shell's is */
+		ws.leaf = idx == 0 ? 0 : SCY_NO_LEAF;
+		ws.setsid = idx != 0;
+		break;
+	}
 	scy_worker_setup(ready_fd, idx, parent, &ws);
 
 	while (!__atomic_load_n(&sh->go, __ATOMIC_ACQUIRE))
@@ -378,6 +395,16 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 		ret = scy_cgroup_setup(NULL, leaves, 2, err, errlen);
 		if (ret)
 			return ret;
+	} else if (cfg.placement == SCY_PLACE_CGROUP_SESSION) {
+		static const char * const leaves[] = { "yielder" };
+
+		ret = scy_autogroup_setup(err, errlen);
+		if (!ret)
+			ret = scy_cgroup_setup(NULL, leaves, 1, err, errlen);
+		if (ret) {
+			scy_autogroup_cleanup();
+			return ret;
+		}
 	}
 
 	ret = SCY_EFAIL;
@@ -424,15 +451,18 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 		goto out;
 	ret = SCY_EFAIL;
 
-	if (cfg.placement == SCY_PLACE_SESSION) {
+	if (cfg.placement == SCY_PLACE_SESSION ||
+	    cfg.placement == SCY_PLACE_CGROUP_SESSION) {
+		/* the worker that called setsid(): the yielder, or a hog */
+		int w = cfg.placement == SCY_PLACE_SESSION ? 0 : 1;
 		char mine[64], his[64];
 
 		if (!scy_autogroup_of(0, mine, sizeof(mine)) &&
-		    !scy_autogroup_of(st.pids[0], his, sizeof(his)) &&
+		    !scy_autogroup_of(st.pids[w], his, sizeof(his)) &&
 		    !strcmp(mine, his)) {
 			snprintf(err, errlen,
-				 "the yielder is still in autogroup %s after setsid()",
-				 mine);
+				 "the %s is still in autogroup %s after setsid()",
+				 w ? "hog" : "yielder", mine);
 			goto out;
 		}
 	}
