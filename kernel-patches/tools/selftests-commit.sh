@@ -96,8 +96,9 @@ at 1 the p99 and maximum time away per yield within a tick or two of
 the larger of the same cell at 0 and the cell without its event, the
 yielder's loop share at most 0.5% and its CPU share at most a point
 above its share at 0 where a rival of its weight competes, and with the
-sibling at most twice its CPU share without it (plus a point). A default set covers every placement,
-event and weight (3-wise); -F runs the full product.
+sibling at most twice its CPU share without it (plus a point). A
+default set covers every placement, event and weight (3-wise); -F runs
+the full product.
 
 compat_yield_abi checks the switch: sysfs and sysctl agree, every
 invalid write fails with EINVAL and changes nothing, the file is 0644

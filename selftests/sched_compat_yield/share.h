@@ -30,9 +30,11 @@ enum scy_placement {
 	SCY_PLACE_SAME,		/* everybody in the caller's group */
 	SCY_PLACE_SESSION,	/* yielder calls setsid(): its own autogroup */
 	SCY_PLACE_CGROUP,	/* yielder and hogs in sibling cgroup v2 groups */
-	SCY_PLACE_CGROUP_SESSION, /* yielder in a cgroup v2 group of its own,
-				   * each hog in the caller's cgroup with a
-				   * session (autogroup) of its own */
+	/*
+	 * yielder in a cgroup v2 group of its own, each hog in the caller's
+	 * cgroup with a session (autogroup) of its own
+	 */
+	SCY_PLACE_CGROUP_SESSION,
 };
 
 enum scy_role {
