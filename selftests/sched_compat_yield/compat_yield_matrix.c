@@ -61,11 +61,7 @@
  * coverage of placement, event and weight); each pick is the list that
  * adds most of the uncovered triples, then of the uncovered pairs (rival
  * count with placement, event and weight; event with the weight of rival
- * 1), the earlier (shorter) list on a tie; without the migrate event,
- * which only the full product has: on 6.12 a yielder that switches CPUs
- * beside a nice -10 rival waits up to about 100 ms at knob 1 where it
- * waits 30 ms at knob 0, and takes more CPU (2% against 0.3-0.5%), a
- * defect of the compat yield not fixed yet.  The G4 family: one cell per
+ * 1), the earlier (shorter) list on a tie.  The G4 family: one cell per
  * placement.  -l lists the cells with their index, -n INDEX
  * runs one, -c REGEX (POSIX extended, matched against "INDEX PLACEMENT
  * rivals=... event=...") the ones it matches; indices are those of the set
@@ -523,9 +519,6 @@ static int gen_cells(bool full, struct cell *cells, int max)
 	for (pl = 0; pl < NR_PL; pl++) {
 		for (ev = 0; ev < NR_EV; ev++) {
 			if (!ev_allowed(pl, ev))
-				continue;
-			/* see the head comment: migrate in the full set only */
-			if (!full && ev == EV_MIGRATE)
 				continue;
 			nl = rival_lists(ev, full, lists, MAX_LISTS);
 			if (nl > MAX_LISTS)
