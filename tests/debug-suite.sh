@@ -28,11 +28,11 @@ knob=/sys/kernel/sched_compat_yield
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 
 # The plan, first: 12 checks of the guest and its configuration, the ABI
-# kselftest, 11 share checks, 7 of the knob; of the stress: 2 of the
+# kselftest, 12 share checks, 1 of the matrix, 7 of the knob; of the stress: 2 of the
 # stress-ng instances, one per worker (6), the knob toggler's 2 (1 with the
 # knob held), one per churn (4; 3 without CPU hotplug), CPU 1 left online
 # by the hotplug churn (none without it) and kmemleak.
-tests=$((12 + 1 + 11 + 7 + 2 + 6 + 2 + 4 + 1 + 1))
+tests=$((12 + 1 + 12 + 1 + 7 + 2 + 6 + 2 + 4 + 1 + 1))
 hotplug=${SCY_STRESS_HOTPLUG:-0}
 [[ ${SCY_STRESS_KNOB:-toggle} == toggle ]] || tests=$((tests - 1))
 [[ $hotplug == 1 ]] || tests=$((tests - 2))
@@ -114,9 +114,35 @@ share_debug() {
 	done
 }
 
+# matrix_debug DIR: compat_yield_matrix's default set (every placement,
+# event and weight: flips of nice, cpu.weight and cpu.idle, sleeping
+# rivals, migrations, cgroup trees seven levels deep) under the debug
+# options. Its time-away verdicts are for production configs (a debug
+# kernel's system calls cost several times more), so its TAP is kept as
+# comments; checked: it ended (exit status 0 or 1) with a line for every
+# cell of its plan. Kernel reports fail the run on the host side, as for
+# the whole suite.
+matrix_debug() {
+	local dir=$1 t=compat_yield_matrix tap rc plan lines
+	tap=$SCY_RESULTS/$t.tap
+	if [[ ! -x $dir/$t ]]; then
+		not_ok "kselftest $t was not built"
+		return
+	fi
+	echo "# running $t -G -d 0.6 (its TAP as comments)"
+	"$dir/$t" -G -d 0.6 >"$tap" 2>&1
+	rc=$?
+	sed 's/^/#   /' "$tap"
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tap" | head -1)
+	lines=$(grep -cE '^(not )?ok [0-9]+ ' "$tap")
+	check "$t: ran to completion (exit status $rc: 0 or 1), a line for each of its ${plan:-?} cells ($lines)" \
+		test "$rc" -le 1 -a -n "$plan" -a "$lines" = "${plan:-x}" -a "${plan:-0}" -gt 0
+}
+
 # kselftests, as in the normal guest (the share test with debug tolerances)
 run_kselftest "$ST" compat_yield_abi
 share_debug "$ST" "$SCY_SHARE_DURATION"
+matrix_debug "$ST"
 
 # knob fuzzing under KASAN: 2 x SCY_FUZZ_WRITES (default 10000; the normal
 # guests do 2 x 10000 too). Each valid write flips the static key, which
