@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/matrix/run.sh [KERNEL...]: the contract of the compat yield judged
+# over the generated matrix of topologies (kselftest compat_yield_matrix)
+# with its own limits, not make check's guard, in a guest of each KERNEL
+# (default: 6.12-patched 6.1-patched), 2 vCPUs under plain TCG. Writes
+# $RESULTS/bench-matrix/matrix.{csv,md,png}: every window (CSV, the
+# kernel's name in front), and per cell the verdict line's figures (p99
+# and max time away per yield at knob 1 against the limit, the shares),
+# from each guest's TAP (matrix-KERNEL.tap).
+# DURATION: seconds per window (default 2); MATRIX=full: the full product
+# (810 cells, about 40 minutes per kernel at 0.6-s windows) instead of the
+# default set.
+set -euo pipefail
+. "$(dirname "$0")/../../vm/lib.sh"
+
+out=$RESULTS/bench-matrix
+kernels=("$@")
+[[ ${#kernels[@]} -gt 0 ]] || kernels=(6.12-patched 6.1-patched)
+dur=${DURATION:-2}
+set_args=()
+case ${MATRIX:-default} in
+default) ;;
+full) set_args=(-F) ;;
+*) die "MATRIX must be default or full, not '$MATRIX'" ;;
+esac
+mkdir -p "$out"
+make -s -C "$SCY_REPO" selftests RESULTS="$RESULTS" >&2
+csv=$out/matrix.csv
+: >"$csv"
+for k in "${kernels[@]}"; do
+	kdir=$(kernel_get "$k")
+	g=$out/guest-$k
+	log "$k: compat_yield_matrix -d $dur ${set_args[*]} in a guest"
+	bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$g" --timeout 5400 -- \
+		bash -c '"$1" -d "$2" ${3:+"$3"} -o /tmp/results/matrix.csv >/tmp/results/matrix.tap 2>&1' - \
+		"$RESULTS/bin/selftests/compat_yield_matrix" "$dur" "${set_args[*]}" ||
+		log "$k: some cells failed (see $g/matrix.tap)"
+	[[ -s $g/matrix.csv && -s $g/matrix.tap ]] || die "$k: no matrix.csv or matrix.tap from the guest (see $g/job.log)"
+	if [[ ! -s $csv ]]; then
+		head -n 1 "$g/matrix.csv" | sed 's/^/kernel_name,/' >"$csv"
+	fi
+	tail -n +2 "$g/matrix.csv" | sed "s/^/$k,/" >>"$csv"
+	cp "$g/matrix.tap" "$out/matrix-$k.tap"
+done
+{
+	echo "command=DURATION=$dur${MATRIX:+ MATRIX=$MATRIX} make bench-matrix KERNELS=\"${kernels[*]}\""
+	echo "date=$(date -u +%Y-%m-%d)"
+	echo "host=$(nproc)-core host, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo), Debian $(cat /etc/debian_version 2>/dev/null)"
+	echo "duration=$dur"
+	echo "kernels=${kernels[*]}"
+} >"$csv.info"
+python3 "$SCY_REPO/bench/matrix/report.py" "$out"
+log "results in $out: matrix.csv, matrix-KERNEL.tap, matrix.md, matrix.png (the committed page:"
+log "  cp $out/matrix.{csv,csv.info,md,png} $out/matrix-*.tap Documentation/results/)"
