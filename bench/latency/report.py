@@ -146,15 +146,11 @@ def main():
           "nice-0 spinner in a cgroup with cpu.idle=1); the yielder in the "
           "hog's group (same), in an autogroup of its own (session) or in a "
           "cpu cgroup of its own (cgroup). At knob 1 a yield waits for the "
-          "hog's turn: one tick (4 ms) on 6.12; two on 6.1, where the "
-          "yielder, a slice behind the hog, is still within the hog's wakeup "
-          "granularity at the first tick and the skip buddy the yield also "
-          "sets (as the default yield does) lets the hog run to the next one. "
-          "A light task may add at most one more tick to the p99 (the "
-          "kselftest's limit): on 6.12 it gets a turn of its own now and "
-          "then (a compat yield hands the CPU to every rival at its level), "
-          "the nice-19 task on 6.1 about once in 70 ticks. Data: "
-          "[latency.csv](latency.csv).", "",
+          "hog's turn, one tick (4 ms) here; a light task may add at most "
+          "one more tick to the p99 (the kselftest's limit): on 6.12 it gets "
+          "a turn of its own now and then (a compat yield hands the CPU to "
+          "every rival at its level), the nice-19 task on 6.1 about once in "
+          "70 ticks. Data: [latency.csv](latency.csv).", "",
           "![p99 time away per yield](latency.png)", ""]
     md += tables(groups, kernels, "away", "The yield itself",
                  "Time from the call to the return of sched_yield()")
