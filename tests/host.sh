@@ -114,13 +114,13 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # made absolute by vm/lib.sh and by the Makefile; kernel reports read from
 # a pipe, 2; the checks' machinery, 3; the jobs tables of the results
 # page and the README, 2; livepatch/extract.py and a stock variable, 1;
-# bench-jobs' refusals to mix runs, 2.
+# bench-jobs' refusals to mix runs, 2; the matrix report, 1.
 planned=0
 for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 2 + 2 * 2 + 3 + 2 +
-	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 2))
+	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 2 + 1))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -382,6 +382,15 @@ if python3 bench/latency/report.py Documentation/results/latency.csv "$lat" --no
 		diff -q "$lat/latency.md" Documentation/results/latency.md
 else
 	not_ok "bench/latency/report.py reads Documentation/results/latency.csv"
+fi
+mat=$tmp/matrix-report
+mkdir -p "$mat"
+cp Documentation/results/matrix.csv.info Documentation/results/matrix-*.tap "$mat/" 2>/dev/null
+if python3 bench/matrix/report.py "$mat" --no-plot; then
+	check "Documentation/results/matrix.md is what bench/matrix/report.py makes of the TAP files beside it" \
+		diff -q "$mat/matrix.md" Documentation/results/matrix.md
+else
+	not_ok "bench/matrix/report.py reads Documentation/results/matrix.csv.info and matrix-*.tap"
 fi
 ppr=$tmp/pingpong-report
 mkdir -p "$ppr"

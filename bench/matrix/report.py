@@ -22,7 +22,7 @@ VERDICT = re.compile(
     r"rivals=(?P<rivals>\S+) event=(?P<event>\S+): "
     r"k1 p99 (?P<p99>[\d.]+)ms (?:<=|>) (?P<lim99>[\d.]+), "
     r"max (?P<max>[\d.]+)ms (?:<=|>) (?P<limmax>[\d.]+) "
-    r"\(k0 p99 (?P<k0>[\d.]+) at k1's rank, no-event p99 (?P<base>[\d.]+)\)"
+    r"\(k0 p99 (?P<k0>[\d.]+) at k1's rank, (?P<basekind>no-event|no-sibling|k1) p99 (?P<base>[\d.]+)\)"
     r"(?:; (?P<rest>.*))?$")
 HEAD = re.compile(r"^# kernel (?P<rel>\S+), knob \d, tick (?P<tick>[\d.]+) ms")
 
@@ -59,7 +59,7 @@ def load_tap(path):
 
 def table(rows):
     out = ["| cell | placement | rivals | event | k0 p99 at k1's rank (ms) "
-           "| k1 no event p99 (ms) | k1 p99 (ms) | limit | k1 max (ms) | limit "
+           "| k1 p99 without the event or sibling (ms) | k1 p99 (ms) | limit | k1 max (ms) | limit "
            "| shares | verdict |",
            "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---|---|"]
     for r in rows:
@@ -104,9 +104,25 @@ def main():
     outdir = args[0]
     inf = info(outdir)
     kernels = inf.get("kernels", "").split()
-    lines = [f"Command: `{inf.get('command', '?')}`; {inf.get('date', '?')}; "
+    lines = ["# The contract over the matrix of topologies", "",
+             f"Command: `{inf.get('command', '?')}`; {inf.get('date', '?')}; "
              f"{inf.get('host', '?')}; guests of 2 vCPUs under QEMU TCG, "
-             f"{inf.get('duration', '?')}-s windows.", ""]
+             f"{inf.get('duration', '?')}-s windows.", "",
+             "The kselftest `compat_yield_matrix` generates its cells from "
+             "the dimensions (1-3 rivals of SCHED_IDLE, nice 19, nice 0 or "
+             "nice -10; the same group, autogroups, sibling cpu cgroups or a "
+             "batch system's seven-level tree; no event, a rival flipping "
+             "light and heavy by nice, cpu.weight or cpu.idle every 300 ms, a "
+             "rival sleeping and waking, the yielder migrating, a light "
+             "sibling), runs each at knob 0 and 1 and judges knob 1 with the "
+             "contract's own limits: p99 time away per yield at most its base "
+             "(the larger of knob 0's tail at knob 1's p99 rank and the cell's "
+             "knob-1 p99 without its event) plus one tick, the maximum at most "
+             "the base plus two ticks, and the shares where a rival of the "
+             "yielder's weight competes (loop share <= 0.5%, CPU share <= knob "
+             "0's + 1 point; with a light sibling <= twice the share without "
+             "it + 1 point). Raw windows: [matrix.csv](matrix.csv).", "",
+             "![knob-1 p99 and max per cell against its base](matrix.png)", ""]
     per_kernel = []
     for k in kernels:
         rows, rel, tick, skips = load_tap(os.path.join(outdir, f"matrix-{k}.tap"))
