@@ -187,6 +187,16 @@ kernel_reports() {
 	grep -E 'WARNING:|BUG:|Oops|Call Trace|kernel BUG|UBSAN:|KASAN:|possible circular|INFO: task .* blocked|detected stalls' "$@"
 }
 
+# csv_add_kernel CSV ROWS KERNEL: append the rows of the CSV file ROWS to
+# CSV, each with KERNEL in front (a first column kernel_name; the header
+# once, while CSV is empty): the benchmarks' tables of several guests.
+csv_add_kernel() {
+	if [[ ! -s $1 ]]; then
+		head -n 1 "$2" | sed 's/^/kernel_name,/' >"$1"
+	fi
+	tail -n +2 "$2" | sed "s/^/$3,/" >>"$1"
+}
+
 # patch_hash KVER: hash of the series that a patched build applies.
 patch_hash() {
 	local dir=$SCY_REPO/kernel-patches/v$1

@@ -68,10 +68,7 @@ for k in "${kernels[@]}"; do
 		-m /tmp/results/yield_stats.ko -o /tmp/results/jobs.csv \
 		|| die "$k: the jobs failed (see $g/job.log)"
 	[[ -s $g/jobs.csv ]] || die "$k: no jobs.csv from the guest (see $g/job.log)"
-	if [[ ! -s $csv ]]; then
-		head -n 1 "$g/jobs.csv" | sed 's/^/kernel_name,/' >"$csv"
-	fi
-	tail -n +2 "$g/jobs.csv" | sed "s/^/$k,/" >>"$csv"
+	csv_add_kernel "$csv" "$g/jobs.csv" "$k"
 done
 # the commands of earlier runs whose rows this one added to
 prior=

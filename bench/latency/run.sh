@@ -29,10 +29,7 @@ for k in "${kernels[@]}"; do
 		--timeout 3600 -- "$RESULTS/bin/selftests/compat_yield_latency" -d "$dur" \
 		-o /tmp/results/latency.csv || log "$k: some checks failed (see $g/job.log)"
 	[[ -s $g/latency.csv ]] || die "$k: no latency.csv from the guest (see $g/job.log)"
-	if [[ ! -s $csv ]]; then
-		head -n 1 "$g/latency.csv" | sed 's/^/kernel_name,/' >"$csv"
-	fi
-	tail -n +2 "$g/latency.csv" | sed "s/^/$k,/" >>"$csv"
+	csv_add_kernel "$csv" "$g/latency.csv" "$k"
 done
 {
 	echo "command=DURATION=$dur make bench-latency KERNELS=\"${kernels[*]}\""

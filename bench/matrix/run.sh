@@ -38,10 +38,7 @@ for k in "${kernels[@]}"; do
 		"$RESULTS/bin/selftests/compat_yield_matrix" "$dur" "${set_args[*]}" ||
 		log "$k: some cells failed (see $g/matrix.tap)"
 	[[ -s $g/matrix.csv && -s $g/matrix.tap ]] || die "$k: no matrix.csv or matrix.tap from the guest (see $g/job.log)"
-	if [[ ! -s $csv ]]; then
-		head -n 1 "$g/matrix.csv" | sed 's/^/kernel_name,/' >"$csv"
-	fi
-	tail -n +2 "$g/matrix.csv" | sed "s/^/$k,/" >>"$csv"
+	csv_add_kernel "$csv" "$g/matrix.csv" "$k"
 	cp "$g/matrix.tap" "$out/matrix-$k.tap"
 done
 {
