@@ -23,8 +23,9 @@ knob=/sys/kernel/sched_compat_yield
 D=$SCY_STARVE_SECONDS
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 
-# The plan: the knob, 5 checks at knob 1 and 4 at knob 0, the kselftest.
-plan 11
+# The plan: the knob, 5 checks at knob 1 and 4 at knob 0, the kselftest,
+# its time away beside the hog alone at knob 1.
+plan 12
 echo "# starvation guest: kernel $(uname -r), $(nproc) CPU(s)"
 check "knob present" test -w $knob
 hz=$(zcat /proc/config.gz | sed -n 's/^CONFIG_HZ=//p')
@@ -67,3 +68,13 @@ done
 echo 0 >$knob
 run_kselftest "$SCY_BIN/selftests" compat_yield_latency -d "${SCY_LATENCY_SECONDS:-2}" \
 	-o "$SCY_RESULTS/latency-$SCY_KVER.csv"
+# One CPU, a nice-0 hog and nothing else: a compat yield waits for the
+# hog's turn, which ends at the next tick. The largest p50 of these windows
+# at knob 1 must stay within 1.25 ticks (a second tick means the hog was
+# kept on past the end of its slice).
+p50=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["measure"] == "away" && $c["rival"] == "none" && $c["knob"] == 1 &&
+	$c["p50_us"] > m { m = $c["p50_us"] } END { if (m != "") printf "%.2f", m / 1000 }' \
+	"$SCY_RESULTS/latency-$SCY_KVER.csv" 2>/dev/null)
+check "knob 1, beside the hog alone: a yield waits one tick (largest p50 ${p50:-missing} ms <= 1.25 x $tick_ms ms)" \
+	awk -v p="${p50:-x}" -v t="$tick_ms" 'BEGIN { exit !(p + 0 == p && p <= 1.25 * t) }'
