@@ -129,8 +129,8 @@ matrix_debug() {
 		not_ok "kselftest $t was not built"
 		return
 	fi
-	echo "# running $t -G -d 0.6 (its TAP as comments)"
-	"$dir/$t" -G -d 0.6 >"$tap" 2>&1
+	echo "# running $t -G -S -d 0.6 (its TAP as comments)"
+	"$dir/$t" -G -S -d 0.6 >"$tap" 2>&1
 	rc=$?
 	sed 's/^/#   /' "$tap"
 	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tap" | head -1)

@@ -131,8 +131,9 @@ if want host; then
 fi
 # The stages of one kernel, a lane: its Debian packages (deb: small config,
 # extracted into a scratch root and used by DKMS; building them builds the
-# patched guest kernel first), its patched kernel in a guest (guest), the
-# one-CPU -icount guest (starve), Debian's binary kernel (debian), the same
+# patched guest kernel first), its patched kernel in a guest (guest, and
+# a guest the host stops on purpose: the matrix's figures net of the
+# guest's stalls, tests/stalls.sh), the one-CPU -icount guest (starve), Debian's binary kernel (debian), the same
 # kernel with the livepatch (livepatch), and the series with Debian's
 # configuration (debconfig, below). With two
 # kernels and SCY_CHECK_LANES=2 (the default on two or more cores) the two
@@ -143,7 +144,10 @@ fi
 lane() {
 	local kver=$1
 	if want deb; then lane_stage "deb-$kver" bash tests/deb.sh "$kver"; fi
-	if want guest; then lane_stage "guest-$kver" bash tests/guest.sh "$kver-patched"; fi
+	if want guest; then
+		lane_stage "guest-$kver" bash tests/guest.sh "$kver-patched"
+		lane_stage "stalls-$kver" bash tests/stalls.sh "$kver"
+	fi
 	if want starve; then lane_stage "starve-$kver" bash tests/starve.sh "$kver"; fi
 	if want debian; then
 		SCY_MODULE_CYCLES=$SCY_STOCK_MODULE_CYCLES lane_stage "debian-$kver" bash tests/guest.sh "$kver-debian"
@@ -184,6 +188,7 @@ lane_stages() {
 	local kver=$1 g
 	for g in deb guest starve debian livepatch; do
 		if want $g; then echo "$g-$kver"; fi
+		if [[ $g == guest ]] && want guest; then echo "stalls-$kver"; fi
 	done
 	if want_debconfig "$kver"; then echo "debconfig-$kver"; fi
 }

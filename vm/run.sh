@@ -6,7 +6,8 @@
 # Boots the kernel in DIR (from build-kernel.sh) in QEMU with 2 vCPUs. The
 # guest's root is the host's root, read-only over virtio 9p, so it runs the
 # project's binaries and the host's tools in place; OUT is shared writable
-# and gets job.log, rc, dmesg.txt and console.log back. KVM is used when a
+# and gets job.log, rc, dmesg.txt and console.log back (and qemu.pid, QEMU's
+# process, while it runs). KVM is used when a
 # short probe boot shows that it works, TCG otherwise (SCY_ACCEL=kvm|tcg
 # forces one). Exit status: the command's, or 1 when the guest hung, did not
 # report, or logged a kernel warning/oops. --timeout S (default 600) is the
@@ -57,7 +58,7 @@ tmo=${SCY_TIMEOUT:-$tmo}
 [[ -n $out ]] || die "run.sh: --out is required"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -f "$out/rc" "$out/dmesg.txt" "$out/job.log" "$out/console.log" "$out/livepatch.ko"
+rm -f "$out/rc" "$out/dmesg.txt" "$out/job.log" "$out/console.log" "$out/livepatch.ko" "$out/qemu.pid"
 # A KVER-livepatch kernel: the guest's init loads livepatch.ko from the
 # results share before the command runs (the cache is not visible there).
 if [[ -f $kdir/livepatch.ko ]]; then
@@ -75,7 +76,7 @@ qemu_cmd() { # qemu_cmd ACCEL MODE OUTDIR
 	# that loads their virtio and 9p modules.
 	[[ -f $kdir/initrd ]] && extra+=" -initrd $kdir/initrd"
 	echo qemu-system-x86_64 -accel "$accel" $extra -cpu "$cpu" -smp "$cpus" -m "$mem" \
-		-nodefaults -no-reboot -display none -vga none \
+		-pidfile "$o/qemu.pid" -nodefaults -no-reboot -display none -vga none \
 		-kernel "$kdir/bzImage" \
 		-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap" \
 		-device "virtio-9p-pci,fsdev=hostroot,mount_tag=/dev/root" \
