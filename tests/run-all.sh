@@ -131,12 +131,14 @@ if want host; then
 fi
 # The stages of one kernel, a lane: its Debian packages (deb: small config,
 # extracted into a scratch root and used by DKMS; building them builds the
-# patched guest kernel first), its patched kernel in a guest (guest, and
-# a guest the host stops on purpose: the matrix's figures net of the
-# guest's stalls, tests/stalls.sh), the one-CPU -icount guest (starve), Debian's binary kernel (debian), the same
-# kernel with the livepatch (livepatch), and the series with Debian's
-# configuration (debconfig, below). With two
-# kernels and SCY_CHECK_LANES=2 (the default on two or more cores) the two
+# patched guest kernel first), its patched kernel in a guest (guest, and a
+# guest the host stops on purpose: the matrix's figures net of the guest's
+# stalls, tests/stalls.sh), the one-CPU -icount guest (starve), Debian's
+# binary kernel (debian), the same kernel with the livepatch (livepatch,
+# and a boot of that kernel with systemd as PID 1 that turns the livepatch
+# on with the admin guide's recipe: livepatch-boot), and the series with
+# Debian's configuration (debconfig, below). With two kernels and
+# SCY_CHECK_LANES=2 (the default on two or more cores) the two
 # lanes run side by side: each guest runs on one host thread
 # (single-threaded TCG), and the kernel builds' serial parts (linking,
 # packaging) leave a core to the other lane. The guest checks are made to
@@ -154,6 +156,7 @@ lane() {
 	fi
 	if want livepatch; then
 		SCY_MODULE_CYCLES=$SCY_STOCK_MODULE_CYCLES lane_stage "livepatch-$kver" bash tests/guest.sh "$kver-livepatch"
+		lane_stage "livepatch-boot-$kver" bash tests/livepatch-boot.sh "$kver"
 	fi
 	if want_debconfig "$kver"; then lane_stage "debconfig-$kver" bash tests/guest.sh "$kver-debconfig"; fi
 }
@@ -189,6 +192,7 @@ lane_stages() {
 	for g in deb guest starve debian livepatch; do
 		if want $g; then echo "$g-$kver"; fi
 		if [[ $g == guest ]] && want guest; then echo "stalls-$kver"; fi
+		if [[ $g == livepatch ]] && want livepatch; then echo "livepatch-boot-$kver"; fi
 	done
 	if want_debconfig "$kver"; then echo "debconfig-$kver"; fi
 }
