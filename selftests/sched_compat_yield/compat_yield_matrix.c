@@ -67,12 +67,13 @@
  * up to 100 ms each (QEMU's round-robin kick period); a sample that spans
  * the other vCPU's turn grows by it (6.12, same placement, beside a nice
  * -10 rival: 93-107 ms at knob 1 in some windows where most give 35-45
- * ms).  make check leaves the migrate cells out on 6.12, where this has
- * pushed one past -G (-c); under plain TCG (make bench-matrix) and -icount
- * they hold the contract's limits.  -l lists the cells with their index,
- * -n INDEX runs one, -c REGEX (POSIX extended, matched against "INDEX
- * PLACEMENT rivals=... event=...") the ones it matches; indices are those
- * of the set in use (default or -F).
+ * ms; -icount has turns too).  make check leaves the migrate cells out on
+ * 6.12, where this has pushed one past -G (-c); under plain TCG, where
+ * each vCPU has a host thread (make bench-matrix), the default set's
+ * migrate cells hold the contract's limits.  -l lists the cells with
+ * their index, -n INDEX runs one, -c REGEX (POSIX extended, matched
+ * against "INDEX PLACEMENT rivals=... event=...") the ones it matches;
+ * indices are those of the set in use (default or -F).
  *
  * Windows: each cell runs a window at knob 0 and one at knob 1, with its
  * event, in the same process (the knob-0 window of a flip event lasts three
