@@ -231,18 +231,26 @@ done
 out=$("$pp" -S yield --rank0-wait same -p one -n 200 -w 20 -D 0 -f kv 2>&1)
 check "pingpong --rank0-wait same: rank 0 waits with yield" grep -q 'rank0_wait=yield' <<<"$out"
 # cpu-work: its own records, and that SCHED_IDLE really yields
-# the CPU to a normal task (same CPU, 1 s: the idle one gets < 10% of the
-# normal one's CPU time; weights 3 and 1024 give about 0.3%).
+# the CPU to a normal task (same CPU: while the idle one runs, -d 1, it
+# gets < 10% of the CPU time the normal one gets meanwhile; weights 3 and
+# 1024 give about 0.3%). The normal one runs first and until the idle
+# one is done (stopped then), so that a busy host delaying either start or
+# end does not give the idle one the CPU alone.
 cw=$tmp/bin/cpu-work
 c=$(( $(nproc) - 1 ))
-"$cw" -c $c -i -d 1 -l "$tmp/cw-idle.log" >"$tmp/cw-idle.out" &
-idle_pid=$!
-"$cw" -c $c -d 1 >"$tmp/cw-normal.out"
-wait $idle_pid
+"$cw" -c $c -d 60 >/dev/null &
+normal_pid=$!
+sched_ns() { awk '{ print $1 }' "/proc/$1/schedstat" 2>/dev/null || echo 0; }
+until [[ $(sched_ns $normal_pid) -gt 0 ]] || ! kill -0 $normal_pid 2>/dev/null; do :; done
+n0=$(sched_ns $normal_pid)
+"$cw" -c $c -i -d 1 -l "$tmp/cw-idle.log" >"$tmp/cw-idle.out"
+n1=$(sched_ns $normal_pid)
+kill $normal_pid
+wait $normal_pid 2>/dev/null
 idle_cpu=$(sed -n 's/.*cpu_ns=\([0-9]*\).*/\1/p' "$tmp/cw-idle.out")
-normal_cpu=$(sed -n 's/.*cpu_ns=\([0-9]*\).*/\1/p' "$tmp/cw-normal.out")
-check "cpu-work -i (SCHED_IDLE) gets < 10% of a normal task's CPU on one CPU (${idle_cpu:-?} vs ${normal_cpu:-?} ns)" \
-	test -n "$idle_cpu" -a -n "$normal_cpu" -a "${normal_cpu:-0}" -gt 0 -a $(( ${idle_cpu:-1} * 10 )) -lt "${normal_cpu:-0}"
+normal_cpu=$((n1 - n0))
+check "cpu-work -i (SCHED_IDLE) gets < 10% of a normal task's CPU on one CPU (${idle_cpu:-?} vs ${normal_cpu:-?} ns, while the idle one ran)" \
+	test -n "$idle_cpu" -a "${normal_cpu:-0}" -gt 0 -a $(( ${idle_cpu:-1} * 10 )) -lt "${normal_cpu:-0}"
 t0=$(head -n 1 "$tmp/cw-idle.log" | cut -d' ' -f1)
 units=$(sed -n 's/.*units=\([0-9]*\) .*/\1/p' "$tmp/cw-idle.out")
 out=$("$cw" -r "$tmp/cw-idle.log" -W "$((t0 + 100000000)),$((t0 + 600000000))")

@@ -106,7 +106,8 @@ def main():
     kernels = inf.get("kernels", "").split()
     lines = ["# The contract over the matrix of topologies", "",
              f"Command: `{inf.get('command', '?')}`; {inf.get('date', '?')}; "
-             f"{inf.get('host', '?')}; guests of 2 vCPUs under QEMU TCG, "
+             f"{inf.get('host', '?')}; guests of 2 vCPUs under QEMU "
+             f"{inf.get('accel', 'TCG')}, "
              f"{inf.get('duration', '?')}-s windows.", "",
              "The kselftest `compat_yield_matrix` generates its cells from "
              "the dimensions (1-3 rivals of SCHED_IDLE, nice 19, nice 0 or "

@@ -11,7 +11,12 @@
 # from each guest's TAP (matrix-KERNEL.tap).
 # DURATION: seconds per window (default 2); MATRIX=full: the full product
 # (810 cells, about 40 minutes per kernel at 0.6-s windows) instead of the
-# default set.
+# default set. ICOUNT=SHIFT: the guests under QEMU -icount (vm/run.sh's
+# SCY_ICOUNT; guest time is executed instructions, the vCPUs take turns on
+# one host thread): figures free of the host's load, except in the migrate
+# cells, where both vCPUs are busy and a sample can span the other's turn.
+# The 6.1 guest kernel does not bring its second vCPU up under QEMU 7.2's -icount
+# (the boot waits in native_cpu_up() for minutes): 6.12 only.
 set -euo pipefail
 . "$(dirname "$0")/../../vm/lib.sh"
 
@@ -25,6 +30,8 @@ default) ;;
 full) set_args=(-F) ;;
 *) die "MATRIX must be default or full, not '$MATRIX'" ;;
 esac
+icount=${ICOUNT:-}
+[[ -z $icount || $icount =~ ^[0-9]$ ]] || die "ICOUNT must be a shift of 0..9 (got '$icount')"
 mkdir -p "$out"
 make -s -C "$SCY_REPO" selftests RESULTS="$RESULTS" >&2
 csv=$out/matrix.csv
@@ -33,7 +40,7 @@ for k in "${kernels[@]}"; do
 	kdir=$(kernel_get "$k")
 	g=$out/guest-$k
 	log "$k: compat_yield_matrix -d $dur ${set_args[*]} in a guest"
-	bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$g" --timeout 5400 -- \
+	SCY_ICOUNT=${icount:-off} bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$g" --timeout 5400 -- \
 		bash -c '"$1" -d "$2" ${3:+"$3"} -o /tmp/results/matrix.csv >/tmp/results/matrix.tap 2>&1' - \
 		"$RESULTS/bin/selftests/compat_yield_matrix" "$dur" "${set_args[*]}" ||
 		log "$k: some cells failed (see $g/matrix.tap)"
@@ -42,10 +49,11 @@ for k in "${kernels[@]}"; do
 	cp "$g/matrix.tap" "$out/matrix-$k.tap"
 done
 {
-	echo "command=DURATION=$dur${MATRIX:+ MATRIX=$MATRIX} make bench-matrix KERNELS=\"${kernels[*]}\""
+	echo "command=DURATION=$dur${MATRIX:+ MATRIX=$MATRIX}${icount:+ ICOUNT=$icount} make bench-matrix KERNELS=\"${kernels[*]}\""
 	echo "date=$(date -u +%Y-%m-%d)"
 	echo "host=$(nproc)-core host, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo), Debian $(cat /etc/debian_version 2>/dev/null)"
 	echo "duration=$dur"
+	echo "accel=$(cat "$out/guest-${kernels[0]}/accel")"
 	echo "kernels=${kernels[*]}"
 } >"$csv.info"
 python3 "$SCY_REPO/bench/matrix/report.py" "$out"
