@@ -8,9 +8,10 @@
 # SCY_STALL_MS (default 40) every SCY_STALL_PERIOD_MS (default 160): a
 # descheduled QEMU, made on purpose. Checks that the stalls reached the
 # samples (the knob-1 max as measured holds one), that -S took them out
-# (the knob-1 p99 judged is within three ticks, the time away of a yield
-# beside three rivals, where a single stall alone is longer) and that the
-# cell passes. Prints TAP.
+# (the longest knob-1 sample judged is shorter than the longest measured
+# by most of a stall: a stall is seen from when the main process was due
+# to wake, so up to its 5-ms period of each stays in) and that the cell
+# passes. Prints TAP.
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
 . "$SCY_REPO/tests/tap.sh"
@@ -73,14 +74,13 @@ for r in csv.DictReader(open(sys.argv[1])):
         print(r["p99_us"], r["max_us"], r["max_raw_us"], r["stalled_us"])
         break
 ' "$out/stalls.csv" 2>/dev/null || true)
-tick=$(sed -n 's/.* tick \([0-9.]*\) ms.*/\1/p' "$out/stalls.tap" 2>/dev/null | head -1)
-if [[ -z $k1 || -z $tick ]]; then
-	fail_to 5 "no knob-1 window in $out/stalls.csv or no tick in $out/stalls.tap"
+if [[ -z $k1 ]]; then
+	fail_to 5 "no knob-1 window in $out/stalls.csv"
 	exit 1
 fi
 read -r p99 mx raw stalled <<<"$k1"
 check "the stalls reached the samples: knob-1 max as measured ${raw} us >= 3/4 of a stall ($stall_ms ms), ${stalled} us taken out" \
 	awk -v r="$raw" -v s="$stall_ms" -v t="$stalled" 'BEGIN { exit !(r >= 750 * s && t > 0) }'
-check "-S took them out: knob-1 p99 ${p99} us (max ${mx} us) <= 3 ticks of ${tick} ms" \
-	awk -v p="$p99" -v t="$tick" 'BEGIN { exit !(p <= 3000 * t) }'
+check "-S took them out: knob-1 max ${mx} us (p99 ${p99} us) <= the max as measured minus 3/4 of a stall" \
+	awk -v m="$mx" -v r="$raw" -v s="$stall_ms" 'BEGIN { exit !(m <= r - 750 * s) }'
 check "the cell's verdict line is ok" grep -qE '^ok [0-9]+ cell ' "$out/stalls.tap"
