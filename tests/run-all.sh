@@ -107,7 +107,7 @@ show() {
 		p=${p:-0} f=$((${f//[!0-9]/0} + 1)) s=${s:-0} secs=${secs:-0} built=${built:--}
 	fi
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-	table+=("$(printf '%-12s %6d %6d %6d %6d  %s' "$name" "$p" "$f" "$s" "$secs" "$built")")
+	table+=("$(printf '%-19s %6d %6d %6d %6d  %s' "$name" "$p" "$f" "$s" "$secs" "$built")")
 	csv+=("$name,$p,$f,$s,$secs,${built% }")
 }
 
@@ -241,10 +241,10 @@ for kver in $kvers; do
 done
 
 echo
-printf '%-12s %6s %6s %6s %6s  %s\n' stage passed failed skipped secs "built or fetched"
+printf '%-19s %6s %6s %6s %6s  %s\n' stage passed failed skipped secs "built or fetched"
 printf '%s\n' "${table[@]}"
 for r in "${notrun[@]}"; do
-	printf '%-12s %6s %6s %6s %6s  %s\n' "${r%%|*}" - - - - "${r#*|}"
+	printf '%-19s %6s %6s %6s %6s  %s\n' "${r%%|*}" - - - - "${r#*|}"
 done
 total=$(($(date +%s) - start))
 echo "total time $total s; logs in ${RESULTS#"$SCY_REPO"/}/check/"
