@@ -129,18 +129,21 @@
  * wake-ups is the window's "stall".  With -S (a guest whose vCPUs stall
  * together: QEMU's single-threaded TCG, as make check runs it) a wake-up
  * late by more than 1 ms marks a stall of the whole guest, from when it
- * was due to when it came, and every sample loses the stall time it spans
+ * was due to when it came; every sample loses the stall time it spans
  * before the window's figures are taken (the TAP line names the knob-1 max
- * as measured and the time taken out); not in the migrate cells, where
- * both vCPUs are busy and a late wake-up can be the other vCPU's turn on
- * the host thread they share, while the measured one ran.  Without -S (plain TCG, where one
- * vCPU can stall alone; real hardware) the samples stay as measured.  A
- * cell that fails with a stall of more than a tick in one of its windows
- * is measured again, every window afresh, until a measurement passes or
- * stalls at most a tick, three measurements at most; it is judged on the
- * one with the shortest stall (a stall can also inflate the figures a
- * limit is made of).  Its TAP line says so, and names a stall of more than
- * a tick in the measurement judged.  The limits stay as they are.
+ * as measured and the time taken out), and the CPU-share limits allow the
+ * knob-1 window's stall time more ("+N stalled": a stall counts as CPU
+ * time of the task that ran through it).  Not in the migrate cells: both
+ * vCPUs are busy there, and a late wake-up can be the other vCPU's turn on
+ * the host thread they share, while the measured one ran.  Without -S
+ * (plain TCG, where one vCPU can stall alone; real hardware) the samples
+ * stay as measured.  A cell that fails with a stall of more than a tick in
+ * one of its windows is measured again, every window afresh, until a
+ * measurement passes or stalls at most a tick, three measurements at most;
+ * it is judged on the one with the shortest stall (a stall can also
+ * inflate the figures a limit is made of).  Its TAP line says so, and
+ * names a stall of more than a tick in the measurement judged.  The limits
+ * stay as they are.
  *
  * SKIP (with the reason): no /sys/kernel/sched_compat_yield, not root,
  * no autogroups (session), no cgroup2 cpu controller (cgroup, nested), no
@@ -337,6 +340,7 @@ struct win {
 	double loop_share, cpu_share;
 	double busy;			/* workers' CPU time / window x CPUs */
 	__u64 stall;			/* latest wake-up of the main process */
+	double stall_share;		/* -S: stall time / window (not migrate) */
 	double task_cpu[NR_SLOTS];	/* -1: no such task */
 	int cpu_source;			/* 0 schedstat, 1 stat */
 };
@@ -1333,6 +1337,21 @@ static int run_window(const struct cell *c, struct win *w)
 	 * process's late wake-ups can be the other vCPU's turn on a host
 	 * thread they share: the measured one ran then.
 	 */
+	if (opt_net && ev != EV_MIGRATE) {
+		__u64 in = 0;
+
+		/* the stall time in the window, where shares are taken */
+		for (i = 0; i < nr_stalls; i++) {
+			__u64 a = stall_from[i] > sh->start_ns ?
+				  stall_from[i] : sh->start_ns;
+			__u64 b = stall_to[i] < sh->end_ns ?
+				  stall_to[i] : sh->end_ns;
+
+			if (b > a)
+				in += b - a;
+		}
+		w->stall_share = (double)in / (sh->end_ns - sh->start_ns);
+	}
 	if (opt_net && nr_stalls && ev != EV_MIGRATE) {
 		w->stalled = net_of_stalls(sh, w);
 		if (stalls_lost)
@@ -1603,6 +1622,7 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 	bool ok99, okmax, okloop = true, okcpu = true, okg4 = true, heavy;
 	__u64 b99, lim99, limmax, k0tail;
 	const char *why = "";
+	char stalled[32] = "";
 	size_t off;
 
 	/*
@@ -1622,13 +1642,22 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 	limmax = b99 + 2 * tick_ns + tick_ns / SLACK_DIV;
 	ok99 = k1->nyields && k1->p99 <= lim99;
 	okmax = k1->nyields && k1->max <= limmax;
+	/*
+	 * -S: a stall counts as CPU time of the task that ran through it, so
+	 * the knob-1 share may hold up to the window's stall time more.
+	 */
+	if (k1->stall_share >= 0.0005)
+		snprintf(stalled, sizeof(stalled), "+%.1f stalled",
+			 100 * k1->stall_share);
 	heavy = heavy_rival(c, &why);
 	if (heavy) {
 		okloop = k1->loop_share <= LOOP_SHARE_MAX;
-		okcpu = k1->cpu_share <= k0->cpu_share + CPU_NOISE;
+		okcpu = k1->cpu_share <= k0->cpu_share + CPU_NOISE +
+			k1->stall_share;
 	}
 	if (c->ev == EV_SIBLING)
-		okg4 = k1->cpu_share <= G4_FACTOR * base->cpu_share + G4_FLOOR;
+		okg4 = k1->cpu_share <= G4_FACTOR * base->cpu_share + G4_FLOOR +
+		       k1->stall_share;
 
 	off = snprintf(msg, len,
 		       "cell %s: k1 p99 %.1fms %s %.1f, max %.1fms %s %.1f (k0 p99 %.1f at k1's rank, %s p99 %.1f)",
@@ -1640,10 +1669,10 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 		off += snprintf(msg + off, len - off, "; no yield at knob 1");
 	if (heavy && off < len)
 		off += snprintf(msg + off, len - off,
-				"; yielder cpu %.1f%% %s k0 %.1f%%+1, loops %.3f%% %s 0.5%%",
+				"; yielder cpu %.1f%% %s k0 %.1f%%+1%s, loops %.3f%% %s 0.5%%",
 				100 * k1->cpu_share, le(okcpu),
-				100 * k0->cpu_share, 100 * k1->loop_share,
-				le(okloop));
+				100 * k0->cpu_share, stalled,
+				100 * k1->loop_share, le(okloop));
 	else if (off < len)
 		off += snprintf(msg + off, len - off,
 				"; yielder cpu %.1f%% (k0 %.1f%%), loops %.3f%%: not judged, %s",
@@ -1651,9 +1680,9 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 				100 * k1->loop_share, why);
 	if (c->ev == EV_SIBLING && off < len)
 		snprintf(msg + off, len - off,
-			 "; G4 cpu with sibling %.1f%% %s 2x %.1f%%+1",
+			 "; G4 cpu with sibling %.1f%% %s 2x %.1f%%+1%s",
 			 100 * k1->cpu_share, le(okg4),
-			 100 * base->cpu_share);
+			 100 * base->cpu_share, stalled);
 	return ok99 && okmax && okloop && okcpu && okg4;
 }
 
