@@ -6,8 +6,10 @@
 # sched_yield_fair_tp tracepoint; the yielder and the hog in two sessions,
 # trace-cmd record of sched_yield_fair and sched_switch) and checks what
 # the page says the report shows:
-#   knob 1: every yield traced at level=1 (the yielder is alone in its
-#           autogroup, so its group's entity yields), nearly every one
+#   knob 1: every yield traced at level=1 while the hog runs beside it
+#           (nr_running 2 or more; the yielder is alone in its autogroup,
+#           so its group's entity yields; with nr_running=1, before the
+#           hog runs, nothing competes: level=-1), nearly every one
 #           with compat=1 (moved; compat=0 where the entity was not
 #           eligible), its vruntime never moved backwards, and nearly every
 #           one followed on its CPU by a switch away from the still runnable
@@ -54,6 +56,15 @@ else
 			cpu = substr($0, RSTART, RLENGTH)
 		}
 		/sched_yield_fair:/ {
+			if (/ nr_running=1( |$)/) {
+				# alone on the CPU: nothing to yield to
+				if (/compat=0 level=-1 /)
+					alone++
+				else
+					y0++
+				pend[cpu] = ""
+				next
+			}
 			if (/ level=1 /) {
 				y1++
 				if (/compat=1 level=1 /)
@@ -87,10 +98,10 @@ else
 			next
 		}
 		{ pend[cpu] = "" }
-		END { printf "%d %d %d %d %d\n", y1, m1, y0, eff, fwd }' "$R1")
-	read -r y1 m1 y0 eff fwd <<<"$res"
-	echo "# knob 1: $y1 events level=1 ($m1 of them compat=1), $y0 other; $eff followed by a switch away (R); vruntime not backwards in $fwd"
-	check "tracing.md, knob 1: yields traced at level=1 only, >= 90% with compat=1 ($m1 of $y1)" \
+		END { printf "%d %d %d %d %d %d\n", y1, m1, y0, eff, fwd, alone }' "$R1")
+	read -r y1 m1 y0 eff fwd alone <<<"$res"
+	echo "# knob 1: $y1 events level=1 ($m1 of them compat=1), $y0 other; $eff followed by a switch away (R); vruntime not backwards in $fwd; $alone with the yielder alone on its CPU (nr_running=1, level=-1)"
+	check "tracing.md, knob 1: yields traced at level=1 only while the hog runs, >= 90% with compat=1 ($m1 of $y1; $y0 other)" \
 		test "${y1:-0}" -gt 0 -a "${y0:-1}" = 0 -a $((10 * ${m1:-0})) -ge $((9 * ${y1:-1}))
 	check "tracing.md, knob 1: vruntime_after >= vruntime_before in every event ($fwd of $y1)" \
 		test "${fwd:-0}" = "${y1:-x}"
