@@ -114,13 +114,18 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # made absolute by vm/lib.sh and by the Makefile; kernel reports read from
 # a pipe, 2; the checks' machinery, 3; the jobs tables of the results
 # page and the README, 2; livepatch/extract.py and a stock variable, 1;
-# bench-jobs' refusals to mix runs, 2; the matrix report, 1.
+# bench-jobs' refusals to mix runs, 2; one per matrix page (plain TCG and
+# -icount).
+matrix_pages=()
+for md in Documentation/results/matrix.md Documentation/results/matrix-icount/matrix.md; do
+	[[ -f $md ]] && matrix_pages+=("$md")
+done
 planned=0
 for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 2 + 2 * 2 + 3 + 2 +
-	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 2 + 1))
+	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 2 + ${#matrix_pages[@]}))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -391,15 +396,19 @@ if python3 bench/latency/report.py Documentation/results/latency.csv "$lat" --no
 else
 	not_ok "bench/latency/report.py reads Documentation/results/latency.csv"
 fi
-mat=$tmp/matrix-report
-mkdir -p "$mat"
-cp Documentation/results/matrix.csv.info Documentation/results/matrix-*.tap "$mat/" 2>/dev/null
-if python3 bench/matrix/report.py "$mat" --no-plot; then
-	check "Documentation/results/matrix.md is what bench/matrix/report.py makes of the TAP files beside it" \
-		diff -q "$mat/matrix.md" Documentation/results/matrix.md
-else
-	not_ok "bench/matrix/report.py reads Documentation/results/matrix.csv.info and matrix-*.tap"
-fi
+# the matrix pages: plain TCG, and the -icount runs in a folder of their own
+for md in "${matrix_pages[@]}"; do
+	d=$(dirname "$md")
+	mat=$tmp/matrix-report-$(basename "$d")
+	mkdir -p "$mat"
+	cp "$d/matrix.csv.info" "$d"/matrix-*.tap "$mat/" 2>/dev/null
+	if python3 bench/matrix/report.py "$mat" --no-plot; then
+		check "$md is what bench/matrix/report.py makes of the TAP files beside it" \
+			diff -q "$mat/matrix.md" "$md"
+	else
+		not_ok "bench/matrix/report.py reads $d/matrix.csv.info and matrix-*.tap"
+	fi
+done
 ppr=$tmp/pingpong-report
 mkdir -p "$ppr"
 for runs in pingpong pingpong-tcg; do

@@ -124,6 +124,8 @@ def main():
              "0's + 1 point; with a light sibling <= twice the share without "
              "it + 1 point). Raw windows: [matrix.csv](matrix.csv).", "",
              "![knob-1 p99 and max per cell against its base](matrix.png)", ""]
+    if inf.get("note"):
+        lines[4:4] = [inf["note"], ""]
     per_kernel = []
     for k in kernels:
         rows, rel, tick, skips = load_tap(os.path.join(outdir, f"matrix-{k}.tap"))

@@ -5,10 +5,10 @@
 # over the generated matrix of topologies (kselftest compat_yield_matrix)
 # with its own limits, not make check's guard, in a guest of each KERNEL
 # (default: 6.12-patched 6.1-patched), 2 vCPUs under plain TCG. Writes
-# $RESULTS/bench-matrix/matrix.{csv,md,png}: every window (CSV, the
-# kernel's name in front), and per cell the verdict line's figures (p99
-# and max time away per yield at knob 1 against the limit, the shares),
-# from each guest's TAP (matrix-KERNEL.tap).
+# $RESULTS/bench-matrix/matrix.{csv,md,png} (bench-matrix-icount with
+# ICOUNT): every window (CSV, the kernel's name in front), and per cell the
+# verdict line's figures (p99 and max time away per yield at knob 1 against
+# the limit, the shares), from each guest's TAP (matrix-KERNEL.tap).
 # DURATION: seconds per window (default 2); MATRIX=full: the full product
 # (810 cells, about 40 minutes per kernel at 0.6-s windows) instead of the
 # default set. ICOUNT=SHIFT: the guests under QEMU -icount (vm/run.sh's
@@ -20,7 +20,6 @@
 set -euo pipefail
 . "$(dirname "$0")/../../vm/lib.sh"
 
-out=$RESULTS/bench-matrix
 kernels=("$@")
 [[ ${#kernels[@]} -gt 0 ]] || kernels=(6.12-patched 6.1-patched)
 dur=${DURATION:-2}
@@ -32,6 +31,9 @@ full) set_args=(-F) ;;
 esac
 icount=${ICOUNT:-}
 [[ -z $icount || $icount =~ ^[0-9]$ ]] || die "ICOUNT must be a shift of 0..9 (got '$icount')"
+# the -icount runs have a page of their own
+out=$RESULTS/bench-matrix${icount:+-icount}
+page=Documentation/results${icount:+/matrix-icount}
 mkdir -p "$out"
 make -s -C "$SCY_REPO" selftests RESULTS="$RESULTS" >&2
 csv=$out/matrix.csv
@@ -54,8 +56,10 @@ done
 	echo "host=$(nproc)-core host, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo), Debian $(cat /etc/debian_version 2>/dev/null)"
 	echo "duration=$dur"
 	echo "accel=$(cat "$out/guest-${kernels[0]}/accel")"
+	[[ -z $icount ]] ||
+		echo "note=Under -icount the two vCPUs take turns on one host thread and guest time runs on through the other's turn: in the migrate cells, where both are busy, a sample can span the other vCPU's turn (the TAP's \"guest stalled\" figures); in the other cells the second vCPU idles."
 	echo "kernels=${kernels[*]}"
 } >"$csv.info"
 python3 "$SCY_REPO/bench/matrix/report.py" "$out"
 log "results in $out: matrix.csv, matrix-KERNEL.tap, matrix.md, matrix.png (the committed page:"
-log "  cp $out/matrix.{csv,csv.info,md,png} $out/matrix-*.tap Documentation/results/)"
+log "  cp $out/matrix.{csv,csv.info,md,png} $out/matrix-*.tap $page/)"
