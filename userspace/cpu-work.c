@@ -6,7 +6,14 @@
  *
  * It pins itself to one CPU, optionally switches to SCHED_IDLE, and runs a
  * hash loop in units of UNIT_ITERS iterations. After every unit it records
- * CLOCK_MONOTONIC and its own CPU time (CLOCK_THREAD_CPUTIME_ID) in memory.
+ * CLOCK_MONOTONIC and its own CPU time in memory. The CPU time is read with
+ * getrusage(RUSAGE_THREAD), which reports what the scheduler has accounted
+ * (up to the last tick or switch), and not with CLOCK_THREAD_CPUTIME_ID:
+ * reading that clock on the running task runs the scheduler's update_curr(),
+ * which on EEVDF reschedules a task past its deadline at once, so a
+ * co-runner reading it after every unit would hand its CPU back at the end
+ * of its slice instead of at the next tick, as a program that only computes
+ * does.
  * It stops after DURATION seconds or at SIGTERM/SIGINT and then prints
  *   units=.. cpu_ns=.. wall_ns=.. ns_per_unit=..
  * and, with -W START_NS,END_NS (CLOCK_MONOTONIC, e.g. a ping-pong's timed
@@ -31,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,6 +62,17 @@ static int64_t clock_ns(clockid_t id)
 
 	clock_gettime(id, &ts);
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* the CPU time the scheduler has accounted to this thread */
+static int64_t thread_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
 }
 
 static void __attribute__((noreturn)) usage(void)
@@ -92,7 +111,9 @@ static long long parse_ll(const char *opt, const char *s, char **endp,
 /*
  * CPU time at CLOCK_MONOTONIC t, linear between the records around it
  * (records are at most one unit apart while the task runs; between two
- * records it either ran or waited, which the interpolation spreads evenly).
+ * records it either ran or waited, which the interpolation spreads evenly;
+ * the accounted CPU time lags by at most a tick, so a window's CPU time is
+ * within two ticks of the truth).
  */
 static double cpu_at(const struct rec *r, long n, int64_t t, double *units)
 {
@@ -222,7 +243,7 @@ int main(int argc, char **argv)
 	memset(r, 0, MAX_RECORDS * sizeof(*r));
 
 	t0 = clock_ns(CLOCK_MONOTONIC);
-	c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	c0 = thread_cpu_ns();
 	r[n].mono = t0;
 	r[n++].cpu = c0;
 	while (!stop && n < MAX_RECORDS) {
@@ -234,7 +255,7 @@ int main(int argc, char **argv)
 		}
 		__asm__ __volatile__("" : : "r"(h));
 		r[n].mono = clock_ns(CLOCK_MONOTONIC);
-		r[n].cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		r[n].cpu = thread_cpu_ns();
 		n++;
 		if (dur_ns && r[n - 1].mono - t0 >= dur_ns)
 			break;
@@ -246,7 +267,7 @@ int main(int argc, char **argv)
 	 */
 	if (stop && n < MAX_RECORDS) {
 		r[n].mono = clock_ns(CLOCK_MONOTONIC);
-		r[n].cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		r[n].cpu = thread_cpu_ns();
 		n++;
 	}
 	if (n == MAX_RECORDS)

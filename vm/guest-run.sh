@@ -7,7 +7,8 @@
 # (read-only), and print its output; the exit status is CMD's (1 if the
 # guest hung or logged a kernel warning). The host's root file system is
 # the guest's, read-only; /tmp/results in the guest is RESULTS/run-KERNEL on
-# the host (writable), where console.log and dmesg.txt land too.
+# the host (writable), where console.log and dmesg.txt land too. CMD
+# finds the programs of RESULTS/bin through SCY_BIN.
 # SCY_TCG_THREAD, SCY_ICOUNT, SCY_CPUS, SCY_MEM: see vm/run.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -17,8 +18,12 @@ cmd=${2:?usage: guest-run.sh KERNEL CMD}
 kernel_parse "$name"
 kdir=$(kernel_get "$name")
 out=$RESULTS/run-$name
+# the programs `make userspace` built (RESULTS/bin), for the guest's
+# scripts that run them (SCY_BIN, bench/guest-lib.sh)
+bin=${SCY_BIN:-}
+[[ -n $bin || ! -d $RESULTS/bin ]] || bin=$RESULTS/bin
 rc=0
 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout 1500 \
-	-- bash -c "$cmd" || rc=$?
+	-- env ${bin:+SCY_BIN="$bin"} bash -c "$cmd" || rc=$?
 cat "$out/job.log" 2>/dev/null || true
 exit "$rc"

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """handover.py TRACE.dat JOBS.csv: after a job's worker yields its CPU to
-the harvest placement's extra work (cpu-work), how long the extra work
-keeps that CPU, per knob value.
+the harvest placements' extra work (cpu-work), how long the extra work
+keeps that CPU, per knob value and placement.
 
 handover.py --turns TRACE.dat JOBS.csv: per set of jobs (knob, runtime,
 placement) and CPU, each thread's share of the CPU in the set's window
@@ -40,20 +40,20 @@ def quantile(d, p):
 
 
 def handovers(trace, rows):
-    wins = [(int(r['start_ns']), int(r['end_ns']), r['knob'])
+    wins = [(int(r['start_ns']), int(r['end_ns']), (r['knob'], r['placement']))
             for r in rows if r['placement'].startswith('harvest')]
     held, spans = {}, {}
     for cpu, t, prev, state, nxt in switches(trace):
         if cpu in held and prev.startswith('cpu-work'):
-            t0, knob = held.pop(cpu)
-            spans.setdefault(knob, []).append((t - t0) / 1e6)
+            t0, key = held.pop(cpu)
+            spans.setdefault(key, []).append((t - t0) / 1e6)
         if prev.startswith('job-libomp') and state.startswith('R') and nxt.startswith('cpu-work'):
-            knob = next((w[2] for w in wins if w[0] <= t <= w[1]), None)
-            if knob is not None:
-                held[cpu] = (t, knob)
-    for knob, d in sorted(spans.items()):
+            key = next((w[2] for w in wins if w[0] <= t <= w[1]), None)
+            if key is not None:
+                held[cpu] = (t, key)
+    for (knob, placement), d in sorted(spans.items()):
         d.sort()
-        print(f'knob {knob}: {len(d)} hand-overs from a yielding job thread to cpu-work; '
+        print(f'knob {knob}, {placement}: {len(d)} hand-overs from a yielding job thread to cpu-work; '
               f'cpu-work kept the CPU p50 {quantile(d, 0.5):.2f} ms, p90 {quantile(d, 0.9):.2f} ms, '
               f'p99 {quantile(d, 0.99):.2f} ms, max {d[-1]:.2f} ms, {sum(d):.0f} ms in all')
 
