@@ -3,7 +3,7 @@
 """extract.py CONFIG FAIR_C SCHED_H LIST OUTDIR [STOCK_FAIR_C]: the livepatch's generated sources.
 
 FAIR_C is kernel/sched/fair.c of the matching linux-source with the series'
-first patch applied; CONFIG the binary kernel's .config; LIST names, one a
+compat-yield patch applied; CONFIG the binary kernel's .config; LIST names, one a
 line, what the livepatch takes from FAIR_C:
 
     copy NAME   the definition of NAME (function, variable or #define), as

@@ -320,7 +320,12 @@ run_kselftest "$ST" compat_yield_share -d "$SCY_SHARE_DURATION" -o "$SCY_RESULTS
 # single-threaded TCG, and a sample that spans the other's turn has gone
 # past the guard there (compat_yield_matrix's head comment; bench-matrix,
 # under plain TCG, and the debug guests run those cells).
+# Debian's 6.12 under the livepatch keeps its reweight_entity(), which the
+# 6.12 series' first patch fixes: a task reniced from 19 to 0 there runs
+# about 100 ms at once at either knob value, so the limit after the flips
+# is reported, not judged (-W).
 matrix_cells=()
 [[ $SCY_KVER == 6.12 ]] &&
 	matrix_cells=(-c 'event=(none|nice-flip|weight-flip|idle-flip|sleep-wake|sibling)$')
+[[ $SCY_KVER == 6.12 && $SCY_FLAVOR == livepatch ]] && matrix_cells+=(-W)
 run_kselftest "$ST" compat_yield_matrix -G -S -d 0.6 "${matrix_cells[@]}" -o "$SCY_RESULTS/matrix-$SCY_KVER.csv"

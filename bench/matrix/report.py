@@ -60,7 +60,7 @@ def load_tap(path):
 def table(rows):
     out = ["| cell | placement | rivals | event | k0 p99 at k1's rank (ms) "
            "| k1 p99 without the event or sibling (ms) | k1 p99 (ms) | limit | k1 max (ms) | limit "
-           "| shares | verdict |",
+           "| after the flips; shares | verdict |",
            "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---|---|"]
     for r in rows:
         out.append("| {cell} | {place} | {rivals} | {event} | {k0} | {base} | "
@@ -119,7 +119,9 @@ def main():
              "contract's own limits: p99 time away per yield at most its base "
              "(the larger of knob 0's tail at knob 1's p99 rank and the cell's "
              "knob-1 p99 without its event) plus one tick, the maximum at most "
-             "the base plus two ticks, and the shares where a rival of the "
+             "the base plus two ticks (where a rival's weight flips, also at "
+             "most the larger of knob 0's own p99 and the no-event p99 plus two "
+             "ticks: a reweight adds no stall), and the shares where a rival of the "
              "yielder's weight competes (loop share <= 0.5%, CPU share <= knob "
              "0's + 1 point; with a light sibling <= twice the share without "
              "it + 1 point). Raw windows: [matrix.csv](matrix.csv).", "",

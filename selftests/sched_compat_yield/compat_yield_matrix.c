@@ -97,6 +97,14 @@
  * ceil(n1 / 100)-th longest sample is compared, n1 the samples at knob 1):
  *   - p99 at knob 1 <= base + 1 tick, max at knob 1 <= base + 2 ticks,
  *     each + 1% of a tick for the clock reads;
+ *   - where a rival's weight flips (nice, cpu.weight, cpu.idle), no stall
+ *     after a reweight: max at knob 1 <= the larger of knob 0's own p99
+ *     and the no-event p99, + 2 ticks (a reweight that left a rival a
+ *     request of its old weight's virtual length, about 100 ms, kept the
+ *     yielder away that long at either knob value, which knob 0's tail,
+ *     and so the base, took in; -W reports this limit without judging it,
+ *     for a kernel known to keep that stall: Debian's 6.12 under the
+ *     livepatch, which leaves its reweight_entity() as it is);
  *   - where a rival of at least the yielder's weight is runnable all the
  *     time at the level where they compete: in the same placement a
  *     rival of nice0 or nice-10 that neither flips nor sleeps; in the
@@ -115,7 +123,8 @@
  * a limit holds, ">" where it does not.
  *
  * -G judges the time away against twice the base (p99 <= 2 x base + 1
- * tick, max <= 2 x base + 2 ticks), the shares as above: a guard that
+ * tick, max <= 2 x base + 2 ticks, after the flips max <= twice its base
+ * + 2 ticks), the shares as above: a guard that
  * holds in short windows on a busy host, where the p99 of a window is the
  * longest of a few dozen samples and moves by a tick or more between
  * windows of the same cell (make check runs -G; a wait of several times
@@ -350,6 +359,7 @@ struct win {
 
 static double opt_duration = DURATION_DEFAULT;
 static bool opt_guard;
+static bool opt_no_flip_limit;
 static bool opt_net;
 static int opt_cpu = -1;
 static FILE *csv;
@@ -1620,7 +1630,9 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 {
 	const struct win *k0 = &r->k0, *k1 = &r->k1, *base = r->base;
 	bool ok99, okmax, okloop = true, okcpu = true, okg4 = true, heavy;
-	__u64 b99, lim99, limmax, k0tail;
+	bool flip = c->ev == EV_NICE || c->ev == EV_WEIGHT || c->ev == EV_IDLE;
+	bool okflip = true;
+	__u64 b99, lim99, limmax, k0tail, bflip, limflip = 0;
 	const char *why = "";
 	char stalled[32] = "";
 	size_t off;
@@ -1642,6 +1654,20 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 	limmax = b99 + 2 * tick_ns + tick_ns / SLACK_DIV;
 	ok99 = k1->nyields && k1->p99 <= lim99;
 	okmax = k1->nyields && k1->max <= limmax;
+	/*
+	 * A flip of a rival's weight adds no stall at knob 1: its longest
+	 * wait is held to the larger of knob 0's own p99 and the no-event
+	 * p99 (plus two ticks), not to knob 0's tail, which a stall after the
+	 * same flip at knob 0 would raise as well.
+	 */
+	if (flip) {
+		bflip = k0->p99 > base->p99 ? k0->p99 : base->p99;
+		if (opt_guard)
+			bflip *= 2;
+		limflip = bflip + 2 * tick_ns + tick_ns / SLACK_DIV;
+		okflip = opt_no_flip_limit ||
+			 (k1->nyields && k1->max <= limflip);
+	}
 	/*
 	 * -S: a stall counts as CPU time of the task that ran through it, so
 	 * the knob-1 share may hold up to the window's stall time more.
@@ -1667,6 +1693,12 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 		       "no-sibling" : "no-event", ms(base->p99));
 	if (!k1->nyields && off < len)
 		off += snprintf(msg + off, len - off, "; no yield at knob 1");
+	if (flip && off < len)
+		off += snprintf(msg + off, len - off,
+				"; after the flips max %s %.1f (k0's own p99 %.1f)%s",
+				k1->max <= limflip ? "<=" : ">", ms(limflip),
+				ms(k0->p99),
+				opt_no_flip_limit ? ": not judged, -W" : "");
 	if (heavy && off < len)
 		off += snprintf(msg + off, len - off,
 				"; yielder cpu %.1f%% %s k0 %.1f%%+1%s, loops %.3f%% %s 0.5%%",
@@ -1683,7 +1715,7 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 			 "; G4 cpu with sibling %.1f%% %s 2x %.1f%%+1%s",
 			 100 * k1->cpu_share, le(okg4),
 			 100 * base->cpu_share, stalled);
-	return ok99 && okmax && okloop && okcpu && okg4;
+	return ok99 && okmax && okflip && okloop && okcpu && okg4;
 }
 
 static void run_cell(const struct cell *c)
@@ -1767,7 +1799,7 @@ static int parse_index(const char *s, int *v)
 static void print_usage(const char *prog, FILE *f)
 {
 	fprintf(f,
-		"usage: %s [-d SECONDS] [-C CPU] [-o CSV] [-F] [-G] [-S] [-n INDEX | -c REGEX] [-l]\n"
+		"usage: %s [-d SECONDS] [-C CPU] [-o CSV] [-F] [-G] [-S] [-W] [-n INDEX | -c REGEX] [-l]\n"
 		"  -d SECONDS  length of each window (default %.1f, %.1f..%.0f)\n"
 		"  -C CPU      the measured CPU (default: the highest allowed)\n"
 		"  -o CSV      write every window to this file\n"
@@ -1775,6 +1807,8 @@ static void print_usage(const char *prog, FILE *f)
 		"  -G          the time-away limits against twice the base (a guard)\n"
 		"  -S          take the guest's stalls out of the samples (vCPUs that\n"
 		"              stall together: QEMU's single-threaded TCG)\n"
+		"  -W          report, not judge, the limit after the flips (a kernel\n"
+		"              that keeps a stall after a reweight at either knob value)\n"
 		"  -n INDEX    run the cell with this index only\n"
 		"  -c REGEX    run the cells whose \"INDEX PLACEMENT rivals=.. event=..\" matches\n"
 		"  -l          list the cells and exit\n",
@@ -1796,7 +1830,7 @@ int main(int argc, char **argv)
 	env = getenv("SCY_MATRIX");
 	if (env && !strcmp(env, "full"))
 		full = true;
-	while ((opt = getopt(argc, argv, "d:C:o:FGSn:c:lh")) != -1) {
+	while ((opt = getopt(argc, argv, "d:C:o:FGSWn:c:lh")) != -1) {
 		switch (opt) {
 		case 'd':
 			if (scy_parse_seconds(optarg, DURATION_MIN, DURATION_MAX,
@@ -1820,6 +1854,9 @@ int main(int argc, char **argv)
 			break;
 		case 'G':
 			opt_guard = true;
+			break;
+		case 'W':
+			opt_no_flip_limit = true;
 			break;
 		case 'S':
 			opt_net = true;
