@@ -125,7 +125,7 @@ for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 2 + 2 * 2 + 3 + 2 +
-	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 2 + ${#matrix_pages[@]}))
+	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 2 + ${#matrix_pages[@]} + 1))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -261,6 +261,14 @@ units=$(sed -n 's/.*units=\([0-9]*\) .*/\1/p' "$tmp/cw-idle.out")
 out=$("$cw" -r "$tmp/cw-idle.log" -W "$((t0 + 100000000)),$((t0 + 600000000))")
 check "cpu-work -r -W: a 0.5 s window of its records, no more units than in all ($out; $units)" \
 	awk -v o="$out" -v u="${units:-0}" 'BEGIN { split(o, a, /[ =]/); exit !(a[6] == 500000000 && a[2] >= 0 && a[2] <= u) }'
+# cpu-work's records leave the scheduler alone: reading CLOCK_THREAD_CPUTIME_ID
+# on the running task runs update_curr(), which on EEVDF hands the CPU on at
+# the end of the slice, not at a tick, as a program that only computes does;
+# CLOCK_MONOTONIC comes from the vDSO, so no clock_gettime() call at all
+calls=$(strace -f -c -e trace=clock_gettime,getrusage "$cw" -c $c -d 1 2>&1 >/dev/null |
+	awk '$NF == "clock_gettime" || $NF == "getrusage" { printf "%s%s=%s", s, $NF, $4; s = " " }')
+check "cpu-work reads its CPU time without clock_gettime() (strace: ${calls:-no such calls})" \
+	bash -c '[[ $1 != *clock_gettime* && $1 == *getrusage=* ]]' - "$calls"
 # The MPI ping-pong with pairs of ranks, with each MPI library installed
 for lib in openmpi mpich; do
 	mp=$tmp/bin/mpi-pingpong-$lib

@@ -69,8 +69,10 @@ static int64_t thread_cpu_ns(void)
 {
 	struct rusage ru;
 
-	if (getrusage(RUSAGE_THREAD, &ru))
-		return 0;
+	if (getrusage(RUSAGE_THREAD, &ru)) {
+		fprintf(stderr, "cpu-work: getrusage: %s\n", strerror(errno));
+		exit(1);
+	}
 	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
 }

@@ -32,6 +32,7 @@ SCY_PACKAGES=(
 	iproute2:ip
 	gnuplot-nox:gnuplot
 	trace-cmd:trace-cmd
+	strace:strace
 	stress-ng:stress-ng
 	openmpi-bin:mpirun
 	clang:clang
