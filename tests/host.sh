@@ -107,7 +107,7 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # The plan, counted from what the checks below go through: per series
 # 7 checks and 2 per patch; 3 on the ABI entry and the repository; 3
 # builds; a refusal each; the ping-pong strategies and rank 0's wait;
-# cpu-work's 2; 2 per MPI library; the module's 3 (W=1, DKMS install and
+# cpu-work's 2; yield-backoff.so's 2; 2 per MPI library; the module's 3 (W=1, DKMS install and
 # remove); links and variables; the latency report, one per ping-pong
 # report and the ping-pong and MPI pages that show reports, the livepatch
 # page's cost and share tables and the check report; a relative RESULTS
@@ -125,7 +125,7 @@ for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 2 + 2 * 2 + 3 + 2 +
-	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 2 + ${#matrix_pages[@]} + 1))
+	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 2 + ${#matrix_pages[@]} + 1 + 2))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -269,6 +269,23 @@ calls=$(strace -f -c -e trace=clock_gettime,getrusage "$cw" -c $c -d 1 2>&1 >/de
 	awk '$NF == "clock_gettime" || $NF == "getrusage" { printf "%s%s=%s", s, $NF, $4; s = " " }')
 check "cpu-work reads its CPU time without clock_gettime() (strace: ${calls:-no such calls})" \
 	bash -c '[[ $1 != *clock_gettime* && $1 == *getrusage=* ]]' - "$calls"
+# yield-backoff.so: sched_yield() becomes a sleep of STEP, 2 STEP, ... up
+# to MAX within one wait, STEP again after a call more than GAP after the
+# previous one; the kernel's sched_yield() is never called. Four calls in
+# a row, a pause longer than GAP, one more (GAP 1 s: a busy host does not
+# stretch a loop step so far).
+bo=$tmp/bin/yield-backoff.so
+sleeps=$(YIELD_BACKOFF_STEP_US=1000 YIELD_BACKOFF_MAX_US=2500 YIELD_BACKOFF_GAP_US=1000000 \
+	strace -E LD_PRELOAD="$bo" -e trace=sched_yield,clock_nanosleep,nanosleep \
+	python3 -c 'import os, time; [os.sched_yield() for _ in range(4)]; time.sleep(1.1); os.sched_yield()' 2>&1 |
+	awk '/^sched_yield/ { printf "%syield", s; s = " " }
+	     /^(clock_)?nanosleep\(CLOCK_REALTIME, 0,|^nanosleep\(/ { sub(/.*tv_nsec=/, ""); sub(/}.*/, ""); printf "%s%s", s, $0; s = " " }')
+check "yield-backoff.so sleeps 1, 2, 2.5, 2.5 ms in one wait and 1 ms after a pause, never yields (strace: ${sleeps:-nothing})" \
+	test "$sleeps" = "1000000 2000000 2500000 2500000 1000000"
+out=$(YIELD_BACKOFF_MAX_US=0 LD_PRELOAD="$bo" python3 -c 'import os; os.sched_yield(); print("ran")' 2>&1)
+rc=$?
+check "yield-backoff.so refuses YIELD_BACKOFF_MAX_US=0 before the program runs (exit status $rc: ${out:0:120})" \
+	bash -c '[[ $1 == 2 && $2 == *YIELD_BACKOFF_MAX_US* && $2 != *ran* ]]' - "$rc" "$out"
 # The MPI ping-pong with pairs of ranks, with each MPI library installed
 for lib in openmpi mpich; do
 	mp=$tmp/bin/mpi-pingpong-$lib

@@ -24,7 +24,10 @@
 # that Open MPI itself picks mpi_yield_when_idle as it does when
 # oversubscribed), openmpi-y0, openmpi-y1 (mpi_yield_when_idle 0, 1 given
 # explicitly, with --oversubscribe, without which a Slurm job of one task
-# cannot start two ranks).
+# cannot start two ranks); libomp-backoff, onetbb-backoff, openmpi-backoff
+# (libomp, oneTBB and Open MPI with mpi_yield_when_idle 1, each with
+# yield-backoff.so preloaded: every sched_yield() of the runtime becomes a
+# sleep that grows within a wait, the sleep back-off between polls).
 # PLACEMENTS (default "alone cgroup session same"): alone: job A alone in
 # its job's cgroup; cgroup: each job in a cgroup tree of its own as
 # Slurm's cgroup v2 plugin lays it out
@@ -54,13 +57,13 @@ opts "r:reps n:steps w:work R:runtimes P:placements m:module o:out" "$@"
 posint -r "$reps"
 posint -n "$steps"
 [[ $work =~ ^[0-9]{1,8},[0-9]{1,8}$ ]] || bad "-w: '$work' is not HEAVY,LIGHT (units)"
-all_runtimes="libomp libgomp libomp-sleep libgomp-passive onetbb openmpi-auto openmpi-y0 openmpi-y1"
+all_runtimes="libomp libgomp libomp-sleep libgomp-passive onetbb openmpi-auto openmpi-y0 openmpi-y1 libomp-backoff onetbb-backoff openmpi-backoff"
 # job_binary RUNTIME: the program of that runtime's jobs
 job_binary() {
 	case $1 in
-	libomp | libomp-sleep) echo job-libomp ;;
+	libomp | libomp-sleep | libomp-backoff) echo job-libomp ;;
 	libgomp | libgomp-passive) echo job-gomp ;;
-	onetbb) echo job-tbb ;;
+	onetbb | onetbb-backoff) echo job-tbb ;;
 	openmpi-*) echo job-openmpi ;;
 	*) return 1 ;;
 	esac
@@ -82,6 +85,7 @@ fi
 [[ -n $runtimes ]] || die "no job built in $bin (make userspace)"
 for rt in $runtimes; do
 	tool "$(job_binary "$rt")" >/dev/null
+	[[ $rt != *-backoff ]] || tool yield-backoff.so >/dev/null
 	[[ $rt != openmpi-* ]] || command -v mpirun >/dev/null || die "mpirun not found"
 done
 ((($(nproc) >= 2))) || die "needs 2 CPUs, this machine has $(nproc)"
@@ -204,10 +208,14 @@ job_cmd() {
 		cmd=(env OMP_NUM_THREADS=2 "OMP_PLACES={0},{1}" OMP_PROC_BIND=true "$b" "${args[@]}") ;;
 	libomp-sleep)
 		cmd=(env OMP_NUM_THREADS=2 "OMP_PLACES={0},{1}" OMP_PROC_BIND=true KMP_BLOCKTIME=0 "$b" "${args[@]}") ;;
+	libomp-backoff)
+		cmd=(env OMP_NUM_THREADS=2 "OMP_PLACES={0},{1}" OMP_PROC_BIND=true "LD_PRELOAD=$bin/yield-backoff.so" "$b" "${args[@]}") ;;
 	libgomp-passive)
 		cmd=(env OMP_NUM_THREADS=2 "OMP_PLACES={0},{1}" OMP_PROC_BIND=true OMP_WAIT_POLICY=passive "$b" "${args[@]}") ;;
 	onetbb)
 		cmd=(env JOB_THREADS=2 JOB_CPUS=0,1 "$b" "${args[@]}") ;;
+	onetbb-backoff)
+		cmd=(env JOB_THREADS=2 JOB_CPUS=0,1 "LD_PRELOAD=$bin/yield-backoff.so" "$b" "${args[@]}") ;;
 	# Open MPI over lo, the guest's one interface (with bench/jobs/slurm.sh's
 	# second loopback address it would find none to use)
 	openmpi-auto)
@@ -218,6 +226,11 @@ job_cmd() {
 		nprocs=2
 		cmd=(env OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo mpirun --allow-run-as-root --oversubscribe -np 2 --bind-to none --mca mpi_yield_when_idle "${rt#openmpi-y}"
 			-x JOB_CPUS=0,1 "$b" "${args[@]}") ;;
+	# the library in the ranks only, not in mpirun
+	openmpi-backoff)
+		nprocs=2
+		cmd=(env OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo mpirun --allow-run-as-root --oversubscribe -np 2 --bind-to none --mca mpi_yield_when_idle 1
+			-x JOB_CPUS=0,1 -x "LD_PRELOAD=$bin/yield-backoff.so" "$b" "${args[@]}") ;;
 	esac
 }
 
