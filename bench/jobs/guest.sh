@@ -27,7 +27,9 @@
 # cannot start two ranks); libomp-backoff, onetbb-backoff, openmpi-backoff
 # (libomp, oneTBB and Open MPI with mpi_yield_when_idle 1, each with
 # yield-backoff.so preloaded: every sched_yield() of the runtime becomes a
-# sleep that grows within a wait, the sleep back-off between polls).
+# sleep that grows within a wait, the sleep back-off between polls: 1 us
+# more each time, up to 1 ms); libomp-backoff-fast, openmpi-backoff-fast
+# (the same growing by 100 us, up to 2 ms).
 # PLACEMENTS (default "alone cgroup session same"): alone: job A alone in
 # its job's cgroup; cgroup: each job in a cgroup tree of its own as
 # Slurm's cgroup v2 plugin lays it out
@@ -57,11 +59,11 @@ opts "r:reps n:steps w:work R:runtimes P:placements m:module o:out" "$@"
 posint -r "$reps"
 posint -n "$steps"
 [[ $work =~ ^[0-9]{1,8},[0-9]{1,8}$ ]] || bad "-w: '$work' is not HEAVY,LIGHT (units)"
-all_runtimes="libomp libgomp libomp-sleep libgomp-passive onetbb openmpi-auto openmpi-y0 openmpi-y1 libomp-backoff onetbb-backoff openmpi-backoff"
+all_runtimes="libomp libgomp libomp-sleep libgomp-passive onetbb openmpi-auto openmpi-y0 openmpi-y1 libomp-backoff onetbb-backoff openmpi-backoff libomp-backoff-fast openmpi-backoff-fast"
 # job_binary RUNTIME: the program of that runtime's jobs
 job_binary() {
 	case $1 in
-	libomp | libomp-sleep | libomp-backoff) echo job-libomp ;;
+	libomp | libomp-sleep | libomp-backoff*) echo job-libomp ;;
 	libgomp | libgomp-passive) echo job-gomp ;;
 	onetbb | onetbb-backoff) echo job-tbb ;;
 	openmpi-*) echo job-openmpi ;;
@@ -85,7 +87,7 @@ fi
 [[ -n $runtimes ]] || die "no job built in $bin (make userspace)"
 for rt in $runtimes; do
 	tool "$(job_binary "$rt")" >/dev/null
-	[[ $rt != *-backoff ]] || tool yield-backoff.so >/dev/null
+	[[ $rt != *-backoff* ]] || tool yield-backoff.so >/dev/null
 	[[ $rt != openmpi-* ]] || command -v mpirun >/dev/null || die "mpirun not found"
 done
 ((($(nproc) >= 2))) || die "needs 2 CPUs, this machine has $(nproc)"
@@ -198,24 +200,30 @@ cg_usage() { awk '$1 == "usage_usec" { print $2 }' "$1/cpu.stat"; }
 # into nprocs. Every job binds its worker i to CPU i; job B's heavy worker
 # is its worker 1.
 job_cmd() {
-	local rt=$1 idx=$2 b args
+	local rt=$1 idx=$2 b args preload mpix=() e
 	b=$bin/$(job_binary "$rt")
 	jname=$([[ $idx == 0 ]] && echo A || echo B)
 	args=(-N "$jname" -n "$steps" -w "$work" -H "$idx" -g "$tmp/gate")
 	nprocs=1
+	# the back-off's library and, for -fast, its step and bound
+	preload=("LD_PRELOAD=$bin/yield-backoff.so")
+	[[ $rt != *-backoff-fast ]] || preload+=(YIELD_BACKOFF_STEP_US=100 YIELD_BACKOFF_MAX_US=2000)
+	for e in "${preload[@]}"; do
+		mpix+=(-x "$e")
+	done
 	case $rt in
 	libomp | libgomp)
 		cmd=(env OMP_NUM_THREADS=2 "OMP_PLACES={0},{1}" OMP_PROC_BIND=true "$b" "${args[@]}") ;;
 	libomp-sleep)
 		cmd=(env OMP_NUM_THREADS=2 "OMP_PLACES={0},{1}" OMP_PROC_BIND=true KMP_BLOCKTIME=0 "$b" "${args[@]}") ;;
-	libomp-backoff)
-		cmd=(env OMP_NUM_THREADS=2 "OMP_PLACES={0},{1}" OMP_PROC_BIND=true "LD_PRELOAD=$bin/yield-backoff.so" "$b" "${args[@]}") ;;
+	libomp-backoff | libomp-backoff-fast)
+		cmd=(env OMP_NUM_THREADS=2 "OMP_PLACES={0},{1}" OMP_PROC_BIND=true "${preload[@]}" "$b" "${args[@]}") ;;
 	libgomp-passive)
 		cmd=(env OMP_NUM_THREADS=2 "OMP_PLACES={0},{1}" OMP_PROC_BIND=true OMP_WAIT_POLICY=passive "$b" "${args[@]}") ;;
 	onetbb)
 		cmd=(env JOB_THREADS=2 JOB_CPUS=0,1 "$b" "${args[@]}") ;;
 	onetbb-backoff)
-		cmd=(env JOB_THREADS=2 JOB_CPUS=0,1 "LD_PRELOAD=$bin/yield-backoff.so" "$b" "${args[@]}") ;;
+		cmd=(env JOB_THREADS=2 JOB_CPUS=0,1 "${preload[@]}" "$b" "${args[@]}") ;;
 	# Open MPI over lo, the guest's one interface (with bench/jobs/slurm.sh's
 	# second loopback address it would find none to use)
 	openmpi-auto)
@@ -227,10 +235,10 @@ job_cmd() {
 		cmd=(env OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo mpirun --allow-run-as-root --oversubscribe -np 2 --bind-to none --mca mpi_yield_when_idle "${rt#openmpi-y}"
 			-x JOB_CPUS=0,1 "$b" "${args[@]}") ;;
 	# the library in the ranks only, not in mpirun
-	openmpi-backoff)
+	openmpi-backoff | openmpi-backoff-fast)
 		nprocs=2
 		cmd=(env OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo mpirun --allow-run-as-root --oversubscribe -np 2 --bind-to none --mca mpi_yield_when_idle 1
-			-x JOB_CPUS=0,1 -x "LD_PRELOAD=$bin/yield-backoff.so" "$b" "${args[@]}") ;;
+			-x JOB_CPUS=0,1 "${mpix[@]}" "$b" "${args[@]}") ;;
 	esac
 }
 

@@ -48,7 +48,8 @@ HARVEST = [("harvest-idle", "SCHED_IDLE task per CPU"),
            ("harvest-cgidle", "a task per CPU in a cpu.idle group")]
 RUNTIMES = ["libomp", "libgomp", "libomp-sleep", "libgomp-passive", "onetbb",
             "openmpi-auto", "openmpi-y0", "openmpi-y1", "libomp-backoff",
-            "onetbb-backoff", "openmpi-backoff"]
+            "onetbb-backoff", "openmpi-backoff", "libomp-backoff-fast",
+            "openmpi-backoff-fast"]
 GOAL = 1.10
 
 
