@@ -326,6 +326,6 @@ run_kselftest "$ST" compat_yield_share -d "$SCY_SHARE_DURATION" -o "$SCY_RESULTS
 # is reported, not judged (-W).
 matrix_cells=()
 [[ $SCY_KVER == 6.12 ]] &&
-	matrix_cells=(-c 'event=(none|nice-flip|weight-flip|idle-flip|sleep-wake|sibling)$')
+	matrix_cells=(-c 'event=(none|nice-flip|policy-flip|weight-flip|idle-flip|sleep-wake|sibling)$')
 [[ $SCY_KVER == 6.12 && $SCY_FLAVOR == livepatch ]] && matrix_cells+=(-W)
 run_kselftest "$ST" compat_yield_matrix -G -S -d 0.6 "${matrix_cells[@]}" -o "$SCY_RESULTS/matrix-$SCY_KVER.csv"

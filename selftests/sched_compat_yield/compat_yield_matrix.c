@@ -14,7 +14,7 @@
  *   rivals     1 to 3, each with a weight: idle (SCHED_IDLE), nice19,
  *              nice0 or nice-10; listed heaviest first, except rival 1,
  *              the one an event acts on (nice-flip: always nice19, its
- *              light state);
+ *              light state; policy-flip: always idle);
  *   placement  same:    yielder and rivals in the test's own group;
  *              session: the yielder calls setsid(), an autogroup of its
  *                       own; the rivals share another one (they are
@@ -28,6 +28,8 @@
  *   event      none;
  *              nice-flip:   rival 1 alternates nice 19 and nice 0 (light
  *                           first), every 300 ms;
+ *              policy-flip: rival 1 alternates SCHED_IDLE and
+ *                           SCHED_OTHER, at nice 0 (light first);
  *              weight-flip: cpu.weight of the rivals' group where it
  *                           competes with the yielder's (rivals/, job_2)
  *                           alternates 1 and 100, every 300 ms;
@@ -47,30 +49,30 @@
  *                           in the other group (not in the same
  *                           placement, where the yielder's group is the
  *                           rivals').
- *   The main process writes the flips of nice, cpu.weight and cpu.idle,
- *   off the measured CPU; the group events exist in the cgroup and nested
- *   placements only.
+ *   The main process writes the flips of nice, policy, cpu.weight and
+ *   cpu.idle, off the measured CPU; the group events exist in the cgroup
+ *   and nested placements only.
  *
  * Cells are generated, never listed, in a fixed order (placement, event,
- * rival list).  The full product (-F, or SCY_MATRIX=full): every placement
+ * rival list). The full product (-F, or SCY_MATRIX=full): every placement
  * x every event it allows x every rival list (the multisets of 1 to 3
  * weights; with rival 1 singled out for sleep-wake; rival 1 nice19 for
- * nice-flip), 810 cells.  The default set covers it: per placement x
- * event pair, rival lists picked greedily from the full product's, in
- * their order, until every weight has been beside the pair (3-wise
- * coverage of placement, event and weight); each pick is the list that
- * adds most of the uncovered triples, then of the uncovered pairs (rival
- * count with placement, event and weight; event with the weight of rival
- * 1), the earlier (shorter) list on a tie.  The G4 family: one cell per
- * placement.  Migrations under QEMU's single-threaded TCG: with the yielder
- * migrating both vCPUs are busy, and they take turns on one host thread,
- * up to 100 ms each (QEMU's round-robin kick period); a sample that spans
- * the other vCPU's turn grows by it (6.12, same placement, beside a nice
- * -10 rival: 93-107 ms at knob 1 in some windows where most give 35-45
- * ms; -icount has turns too).  make check leaves the migrate cells out on
- * 6.12, where this has pushed one past -G (-c); under plain TCG, where
- * each vCPU has a host thread (make bench-matrix), the default set's
- * migrate cells hold the contract's limits.  -l lists the cells with
+ * nice-flip, idle for policy-flip), 870 cells. The default set covers it:
+ * per placement x event pair, rival lists picked greedily from the full
+ * product's, in their order, until every weight has been beside the pair
+ * (3-wise coverage of placement, event and weight); each pick is the list
+ * that adds most of the uncovered triples, then of the uncovered pairs
+ * (rival count with placement, event and weight; event with the weight of
+ * rival 1), the earlier (shorter) list on a tie. The G4 family: one cell
+ * per placement. Migrations under QEMU's single-threaded TCG: with the
+ * yielder migrating both vCPUs are busy, and they take turns on one host
+ * thread, up to 100 ms each (QEMU's round-robin kick period); a sample
+ * that spans the other vCPU's turn grows by it (6.12, same placement,
+ * beside a nice -10 rival: 93-107 ms at knob 1 in some windows where most
+ * give 35-45 ms; -icount has turns too). make check leaves the migrate
+ * cells out on 6.12, where this has pushed one past -G (-c); under plain
+ * TCG, where each vCPU has a host thread (make bench-matrix), the default
+ * set's migrate cells hold the contract's limits. -l lists the cells with
  * their index, -n INDEX runs one, -c REGEX (POSIX extended, matched
  * against "INDEX PLACEMENT rivals=... event=...") the ones it matches;
  * indices are those of the set in use (default or -F).
@@ -97,7 +99,7 @@
  * ceil(n1 / 100)-th longest sample is compared, n1 the samples at knob 1):
  *   - p99 at knob 1 <= base + 1 tick, max at knob 1 <= base + 2 ticks,
  *     each + 1% of a tick for the clock reads;
- *   - where a rival's weight flips (nice, cpu.weight, cpu.idle), no stall
+ *   - where a rival's weight flips (nice, policy, cpu.weight, cpu.idle), no stall
  *     after a reweight: max at knob 1 <= the larger of knob 0's own p99
  *     and the no-event p99, + 2 ticks (a reweight that left a rival a
  *     request of its old weight's virtual length, about 100 ms, kept the
@@ -233,8 +235,8 @@ enum placement { PL_SAME, PL_SESSION, PL_CGROUP, PL_NESTED, NR_PL };
 /* light to heavy */
 enum weight { W_IDLE, W_NICE19, W_NICE0, W_NICE_M10, NR_W };
 enum event {
-	EV_NONE, EV_NICE, EV_WEIGHT, EV_IDLE, EV_SLEEP, EV_MIGRATE,
-	EV_SIBLING, NR_EV
+	EV_NONE, EV_NICE, EV_POLICY, EV_WEIGHT, EV_IDLE, EV_SLEEP,
+	EV_MIGRATE, EV_SIBLING, NR_EV
 };
 
 static const char * const pl_names[NR_PL] = {
@@ -248,8 +250,8 @@ static const char * const w_names[NR_W] = {
 static const int w_nice[NR_W] = { 0, 19, 0, -10 };
 
 static const char * const ev_names[NR_EV] = {
-	"none", "nice-flip", "weight-flip", "idle-flip", "sleep-wake",
-	"migrate", "sibling",
+	"none", "nice-flip", "policy-flip", "weight-flip", "idle-flip",
+	"sleep-wake", "migrate", "sibling",
 };
 
 /* The groups of the cgroup and nested placements: yielder's, rivals' */
@@ -427,8 +429,8 @@ static bool ev_allowed(enum placement pl, enum event ev)
 /*
  * The rival lists an event takes, in a fixed order (1, 2, 3 rivals; then
  * by weights, heaviest first): multisets; with rival 1 singled out for
- * sleep-wake; rival 1 nice19 for nice-flip; nice0 alone for the G4
- * family of the default set.  Returns how many were written to @out.
+ * sleep-wake; rival 1 nice19 for nice-flip, idle for policy-flip; nice0
+ * alone for the G4 family of the default set.  Returns how many were written to @out.
  */
 static int rival_lists(enum event ev, bool full, struct topo *out, int max)
 {
@@ -446,6 +448,8 @@ static int rival_lists(enum event ev, bool full, struct topo *out, int max)
 		for (a = NR_W - 1; a >= 0; a--) {
 			if (ev == EV_NICE && a != W_NICE19)
 				continue;
+			if (ev == EV_POLICY && a != W_IDLE)
+				continue;
 			/* the others heaviest first, rival 1 of any weight */
 			for (b = nr > 1 ? NR_W - 1 : 0; b >= 0; b--) {
 				for (c = nr > 2 ? b : 0; c >= 0; c--) {
@@ -456,11 +460,13 @@ static int rival_lists(enum event ev, bool full, struct topo *out, int max)
 					w[2] = c;
 					/*
 					 * A multiset is listed heaviest first;
-					 * sleep-wake and nice-flip single
-					 * out rival 1, whatever it weighs.
+					 * sleep-wake, nice-flip and
+					 * policy-flip single out rival 1,
+					 * whatever it weighs.
 					 */
 					ordered_rest = ev == EV_SLEEP ||
-						       ev == EV_NICE;
+						       ev == EV_NICE ||
+						       ev == EV_POLICY;
 					if (!ordered_rest && nr > 1 && b > a)
 						continue;
 					if (n < max) {
@@ -625,7 +631,8 @@ static bool heavy_rival(const struct cell *c, const char **why)
 		if (i == 0 && c->ev == EV_SLEEP)
 			continue;
 		if (c->t.pl == PL_SAME) {
-			if (i == 0 && c->ev == EV_NICE)
+			if (i == 0 && (c->ev == EV_NICE ||
+				       c->ev == EV_POLICY))
 				continue;
 			if (c->t.w[i] < W_NICE0)
 				continue;
@@ -835,6 +842,11 @@ static void rival_spec(const struct cell *c, enum event ev, int i, int cpu,
 		ws->policy = SCHED_OTHER;
 		ws->nice = 19;
 	}
+	/* the policy-flipping one starts light, SCHED_IDLE at nice 0 */
+	if (ev == EV_POLICY && i == 0) {
+		ws->policy = SCHED_IDLE;
+		ws->nice = 0;
+	}
 	ws->leaf = c->t.pl == PL_CGROUP || c->t.pl == PL_NESTED ?
 		   LEAF_RIVALS : SCY_NO_LEAF;
 }
@@ -986,6 +998,14 @@ static int flip(const struct cell *c, enum event ev, struct win_shared *sh,
 				heavy ? 0 : 19))
 			return errno;
 		return 0;
+	case EV_POLICY: {
+		struct sched_param sp = { .sched_priority = 0 };
+
+		if (sched_setscheduler(READ_ONCE(sh->pid[SLOT_RIVAL]),
+				       heavy ? SCHED_OTHER : SCHED_IDLE, &sp))
+			return errno;
+		return 0;
+	}
 	case EV_WEIGHT:
 		return compete_write(c, "cpu.weight", heavy ? "100" : "1");
 	case EV_IDLE:
@@ -997,7 +1017,8 @@ static int flip(const struct cell *c, enum event ev, struct win_shared *sh,
 
 static bool ev_flips(enum event ev)
 {
-	return ev == EV_NICE || ev == EV_WEIGHT || ev == EV_IDLE;
+	return ev == EV_NICE || ev == EV_POLICY || ev == EV_WEIGHT ||
+	       ev == EV_IDLE;
 }
 
 /*
@@ -1630,7 +1651,7 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 {
 	const struct win *k0 = &r->k0, *k1 = &r->k1, *base = r->base;
 	bool ok99, okmax, okloop = true, okcpu = true, okg4 = true, heavy;
-	bool flip = c->ev == EV_NICE || c->ev == EV_WEIGHT || c->ev == EV_IDLE;
+	bool flip = ev_flips(c->ev);
 	bool okflip = true;
 	__u64 b99, lim99, limmax, k0tail, bflip, limflip = 0;
 	const char *why = "";
