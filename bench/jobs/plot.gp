@@ -29,7 +29,10 @@ do for [b=0:blocks-1] {
 		set key outside right center vertical font ",8"
 	}
 	set title word(names, b + 1)
-	plot for [i=2:n] in index b using i:xtic(1) title columnheader(i), \
+	# a cell without data (NaN: that runtime did not run there) is drawn
+	# as 0, a bar on the axis: a panel where a whole column has none
+	# would otherwise stop gnuplot
+	plot for [i=2:n] in index b using (valid(i) ? column(i) : 0):xtic(1) title columnheader(i), \
 		ideal with lines dashtype 2 lw 2 lc rgb "black" title "ideal", \
 		1.1 * ideal with lines dashtype 3 lw 2 lc rgb "red" title "goal"
 }
