@@ -42,8 +42,7 @@ PAIRS = [("slurm", "Slurm jobs (srun, oversubscribed partition)"),
 NAMES = {"libomp": "OpenMP, LLVM libomp", "libgomp": "OpenMP, GNU libgomp",
          "libomp-sleep": "OpenMP, LLVM libomp blocking (KMP_BLOCKTIME=0)",
          "openmpi-auto": "Open MPI, yield as it picks when oversubscribed",
-         "openmpi-y1": "Open MPI, mpi_yield_when_idle 1",
-         "libomp-backoff": "OpenMP, LLVM libomp, sleep back-off for its yields"}
+         "openmpi-y1": "Open MPI, mpi_yield_when_idle 1"}
 HARVEST = [("harvest-idle", "SCHED_IDLE task per CPU"),
            ("harvest-cgidle", "a task per CPU in a cpu.idle group")]
 RUNTIMES = ["libomp", "libgomp", "libomp-sleep", "libgomp-passive", "onetbb",
