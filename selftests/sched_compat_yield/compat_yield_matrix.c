@@ -36,6 +36,17 @@
  *              idle-flip:   cpu.idle of that group alternates 1 and 0;
  *              sleep-wake:  rival 1 runs 20 ms and sleeps 20 ms, by its
  *                           own clock (absolute times from the start);
+ *              long-slice:  rival 1, always nice19, has a custom slice
+ *                           of 100 ms (sched_setattr() sched_runtime;
+ *                           6.12 and later, a SKIP before): each of its
+ *                           turns keeps the CPU up to 100 ms at either
+ *                           knob value, and 68 times that in its
+ *                           vruntime leaves the others with more
+ *                           positive lag than EEVDF keeps across a sleep
+ *                           until it is eligible again (a rival of
+ *                           nice 0 or heavier takes its turns alike at
+ *                           either knob value, and runs the others'
+ *                           lag off sooner);
  *              migrate:     the yielder switches its own affinity between
  *                           the measured CPU and a second one every
  *                           300 ms; the rivals run on both CPUs (a copy of
@@ -57,7 +68,7 @@
  * rival list). The full product (-F, or SCY_MATRIX=full): every placement
  * x every event it allows x every rival list (the multisets of 1 to 3
  * weights; with rival 1 singled out for sleep-wake; rival 1 nice19 for
- * nice-flip, idle for policy-flip), 870 cells. The default set covers it:
+ * nice-flip and long-slice, idle for policy-flip), 930 cells. The default set covers it:
  * per placement x event pair, rival lists picked greedily from the full
  * product's, in their order, until every weight has been beside the pair
  * (3-wise coverage of placement, event and weight); each pick is the list
@@ -98,7 +109,9 @@
  * the one long wait an event causes at either knob value: its
  * ceil(n1 / 100)-th longest sample is compared, n1 the samples at knob 1):
  *   - p99 at knob 1 <= base + 1 tick, max at knob 1 <= base + 2 ticks,
- *     each + 1% of a tick for the clock reads;
+ *     each + 1% of a tick for the clock reads; for long-slice the max
+ *     may span one 100-ms turn of that rival as well: max <= the larger
+ *     of base and 100 ms + the no-event p99, + 2 ticks;
  *   - where a rival's weight flips (nice, policy, cpu.weight, cpu.idle), no stall
  *     after a reweight: max at knob 1 <= the larger of knob 0's own p99
  *     and the no-event p99, + 2 ticks (a reweight that left a rival a
@@ -126,7 +139,8 @@
  *
  * -G judges the time away against twice the base (p99 <= 2 x base + 1
  * tick, max <= 2 x base + 2 ticks, after the flips max <= twice its base
- * + 2 ticks), the shares as above: a guard that
+ * + 2 ticks, for long-slice 100 ms + twice the no-event p99 where that is
+ * larger), the shares as above: a guard that
  * holds in short windows on a busy host, where the p99 of a window is the
  * longest of a few dozen samples and moves by a tick or more between
  * windows of the same cell (make check runs -G; a wait of several times
@@ -199,6 +213,8 @@
 #define FLIP_NS			(300 * NSEC_PER_MSEC)
 #define MIGRATE_NS		(300 * NSEC_PER_MSEC)
 #define SLEEPER_RUN_NS		(20 * NSEC_PER_MSEC)
+/* long-slice: the longest custom slice the kernel takes */
+#define LONG_SLICE_NS		(100 * NSEC_PER_MSEC)
 #define SLEEPER_PERIOD_NS	(40 * NSEC_PER_MSEC)
 /* the main process wakes this often in a window, to see guest stalls */
 #define PROBE_NS		(5 * NSEC_PER_MSEC)
@@ -236,7 +252,7 @@ enum placement { PL_SAME, PL_SESSION, PL_CGROUP, PL_NESTED, NR_PL };
 enum weight { W_IDLE, W_NICE19, W_NICE0, W_NICE_M10, NR_W };
 enum event {
 	EV_NONE, EV_NICE, EV_POLICY, EV_WEIGHT, EV_IDLE, EV_SLEEP,
-	EV_MIGRATE, EV_SIBLING, NR_EV
+	EV_SLICE, EV_MIGRATE, EV_SIBLING, NR_EV
 };
 
 static const char * const pl_names[NR_PL] = {
@@ -251,7 +267,7 @@ static const int w_nice[NR_W] = { 0, 19, 0, -10 };
 
 static const char * const ev_names[NR_EV] = {
 	"none", "nice-flip", "policy-flip", "weight-flip", "idle-flip",
-	"sleep-wake", "migrate", "sibling",
+	"sleep-wake", "long-slice", "migrate", "sibling",
 };
 
 /* The groups of the cgroup and nested placements: yielder's, rivals' */
@@ -429,7 +445,8 @@ static bool ev_allowed(enum placement pl, enum event ev)
 /*
  * The rival lists an event takes, in a fixed order (1, 2, 3 rivals; then
  * by weights, heaviest first): multisets; with rival 1 singled out for
- * sleep-wake; rival 1 nice19 for nice-flip, idle for policy-flip; nice0
+ * sleep-wake; rival 1 nice19 for nice-flip and long-slice, idle for
+ * policy-flip; nice0
  * alone for the G4 family of the default set.  Returns how many were written to @out.
  */
 static int rival_lists(enum event ev, bool full, struct topo *out, int max)
@@ -450,6 +467,8 @@ static int rival_lists(enum event ev, bool full, struct topo *out, int max)
 				continue;
 			if (ev == EV_POLICY && a != W_IDLE)
 				continue;
+			if (ev == EV_SLICE && a != W_NICE19)
+				continue;
 			/* the others heaviest first, rival 1 of any weight */
 			for (b = nr > 1 ? NR_W - 1 : 0; b >= 0; b--) {
 				for (c = nr > 2 ? b : 0; c >= 0; c--) {
@@ -460,11 +479,12 @@ static int rival_lists(enum event ev, bool full, struct topo *out, int max)
 					w[2] = c;
 					/*
 					 * A multiset is listed heaviest first;
-					 * sleep-wake, nice-flip and
+					 * sleep-wake, long-slice, nice-flip and
 					 * policy-flip single out rival 1,
 					 * whatever it weighs.
 					 */
 					ordered_rest = ev == EV_SLEEP ||
+						       ev == EV_SLICE ||
 						       ev == EV_NICE ||
 						       ev == EV_POLICY;
 					if (!ordered_rest && nr > 1 && b > a)
@@ -847,6 +867,8 @@ static void rival_spec(const struct cell *c, enum event ev, int i, int cpu,
 		ws->policy = SCHED_IDLE;
 		ws->nice = 0;
 	}
+	if (ev == EV_SLICE && i == 0)
+		ws->slice_ns = LONG_SLICE_NS;
 	ws->leaf = c->t.pl == PL_CGROUP || c->t.pl == PL_NESTED ?
 		   LEAF_RIVALS : SCY_NO_LEAF;
 }
@@ -1673,6 +1695,19 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 		b99 *= 2;
 	lim99 = b99 + tick_ns + tick_ns / SLACK_DIV;
 	limmax = b99 + 2 * tick_ns + tick_ns / SLACK_DIV;
+	/*
+	 * long-slice: the longest sample may span a whole turn of the rival
+	 * with the long slice, which nothing preempts at either knob value,
+	 * on top of the usual wait. At knob 1 that rival also gets what the
+	 * yielder gives up, so its turns come more often than in the knob-0
+	 * window, which may have none.
+	 */
+	if (c->ev == EV_SLICE) {
+		__u64 bslice = (opt_guard ? 2 : 1) * base->p99 + LONG_SLICE_NS;
+
+		if (bslice > b99)
+			limmax = bslice + 2 * tick_ns + tick_ns / SLACK_DIV;
+	}
 	ok99 = k1->nyields && k1->p99 <= lim99;
 	okmax = k1->nyields && k1->max <= limmax;
 	/*

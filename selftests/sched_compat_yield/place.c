@@ -581,6 +581,7 @@ enum {
 	STAGE_POLICY,
 	STAGE_SETSID,
 	STAGE_CGROUP,
+	STAGE_SLICE,
 };
 
 struct ready_msg {
@@ -603,6 +604,38 @@ static void worker_fail(int fd, int idx, int stage, int err)
 {
 	worker_report(fd, idx, stage, err);
 	_exit(1);
+}
+
+/* sched_attr as of SCHED_ATTR_SIZE_VER0; glibc 2.36 has no wrapper */
+struct scy_sched_attr {
+	__u32 size;
+	__u32 sched_policy;
+	__u64 sched_flags;
+	__s32 sched_nice;
+	__u32 sched_priority;
+	__u64 sched_runtime;
+	__u64 sched_deadline;
+	__u64 sched_period;
+};
+
+/*
+ * Give the calling fair-class task a custom slice of @slice_ns at @policy
+ * and @nice, and check that the kernel keeps it; 0 or an errno
+ * (EOPNOTSUPP: a kernel without custom slices).
+ */
+static int set_slice(int policy, int nice, __u64 slice_ns)
+{
+	struct scy_sched_attr a = {
+		.size = sizeof(a), .sched_policy = policy, .sched_nice = nice,
+		.sched_runtime = slice_ns,
+	};
+
+	if (syscall(SYS_sched_setattr, 0, &a, 0))
+		return errno;
+	memset(&a, 0, sizeof(a));
+	if (syscall(SYS_sched_getattr, 0, &a, sizeof(a), 0))
+		return errno;
+	return a.sched_runtime == slice_ns ? 0 : EOPNOTSUPP;
 }
 
 void scy_worker_setup(int ready_fd, int idx, pid_t parent,
@@ -629,6 +662,11 @@ void scy_worker_setup(int ready_fd, int idx, pid_t parent,
 	    (sched_setscheduler(0, ws->policy, &sp) ||
 	     setpriority(PRIO_PROCESS, 0, ws->nice)))
 		worker_fail(ready_fd, idx, STAGE_POLICY, errno);
+	if (ws->slice_ns) {
+		e = set_slice(ws->policy, ws->nice, ws->slice_ns);
+		if (e)
+			worker_fail(ready_fd, idx, STAGE_SLICE, e);
+	}
 	if (ws->setsid && setsid() < 0)
 		worker_fail(ready_fd, idx, STAGE_SETSID, errno);
 	if (ws->leaf != SCY_NO_LEAF) {
@@ -651,6 +689,8 @@ static const char *stage_name(int stage)
 		return "setsid()";
 	case STAGE_CGROUP:
 		return "joining its cgroup";
+	case STAGE_SLICE:
+		return "setting a custom slice (sched_setattr() sched_runtime, 6.12 and later)";
 	}
 	return "setup";
 }
@@ -689,7 +729,12 @@ int scy_wait_ready(int fd, int nr, const char * const *names, int nr_names,
 				snprintf(who, sizeof(who), "worker %d", msg.idx);
 			snprintf(err, errlen, "%s: %s failed: %s", who,
 				 stage_name(msg.stage), strerror(msg.err));
-			/* a non-root caller may not raise a priority */
+			/*
+			 * A non-root caller may not raise a priority; a
+			 * kernel before 6.12 has no custom slices.
+			 */
+			if (msg.stage == STAGE_SLICE && msg.err == EOPNOTSUPP)
+				return SCY_EUNSUPPORTED;
 			return msg.stage == STAGE_POLICY &&
 			       (msg.err == EPERM || msg.err == EACCES) ?
 			       SCY_EUNSUPPORTED : SCY_EFAIL;

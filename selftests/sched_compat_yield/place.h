@@ -141,6 +141,7 @@ struct scy_worker_spec {
 	bool set_policy;	/* apply policy and nice */
 	int policy;		/* SCHED_OTHER, SCHED_BATCH or SCHED_IDLE */
 	int nice;
+	__u64 slice_ns;		/* custom slice (sched_runtime), 0: none */
 	bool setsid;		/* a session, and so an autogroup, of its own */
 	int leaf;		/* cgroup leaf to join, SCY_NO_LEAF: none */
 };
@@ -150,7 +151,10 @@ struct scy_worker_spec {
 
 /*
  * In a worker just forked by @parent: die with the parent, default
- * signal handlers, then pin, policy, session and cgroup as @ws says.
+ * signal handlers, then pin, policy, slice, session and cgroup as @ws
+ * says.  A custom slice the kernel does not keep (before 6.12 it takes
+ * sched_runtime of a fair task and ignores it) is reported as
+ * EOPNOTSUPP, which scy_wait_ready() turns into SCY_EUNSUPPORTED.
  * Reports readiness as worker @idx on @ready_fd, which it closes; on a
  * failed step reports that step and its errno and exits with status 1.
  */
