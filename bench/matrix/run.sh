@@ -10,7 +10,7 @@
 # verdict line's figures (p99 and max time away per yield at knob 1 against
 # the limit, the shares), from each guest's TAP (matrix-KERNEL.tap).
 # DURATION: seconds per window (default 2); MATRIX=full: the full product
-# (810 cells, about 40 minutes per kernel at 0.6-s windows) instead of the
+# (930 cells, about 45 minutes per kernel at 0.6-s windows) instead of the
 # default set. ICOUNT=SHIFT: the guests under QEMU -icount (vm/run.sh's
 # SCY_ICOUNT; guest time is executed instructions, the vCPUs take turns on
 # one host thread): figures free of the host's load, except in the migrate

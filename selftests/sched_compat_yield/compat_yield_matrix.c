@@ -133,6 +133,11 @@
  *   - G4 (sibling): the yielder's CPU share at knob 1 with the sibling
  *     <= 2 x its share without it + 1 point (the same round trip: a
  *     share below a point doubles by noise alone);
+ *   - G1: where every knob-1 yield has a rival runnable at the level
+ *     where it yields (not sleep-wake, long-slice or migrate, whose
+ *     copies on the other CPU run anyway): at most 1% of the knob-1 yields
+ *     return before any rival ran (the rivals' loop counters, read before
+ *     and after the yield, unchanged: "at once");
  *   - a window at knob 1 without a single yield fails.
  * One TAP line per cell with its index, parameters and figures; "<=" where
  * a limit holds, ">" where it does not.
@@ -224,6 +229,8 @@
 #define MAX_STALLS		4096
 
 #define LOOP_SHARE_MAX		0.005
+/* G1: knob-1 yields during which no rival ran, at most this fraction */
+#define AT_ONCE_MAX		0.01
 #define CPU_NOISE		0.01
 #define G4_FACTOR		2.0
 #define G4_FLOOR		0.01
@@ -332,6 +339,7 @@ struct win_shared {
 	__u64 end_ns;
 	__u64 n;		/* samples kept */
 	__u64 nyields;		/* yields that started in the window */
+	__u64 at_once;		/* of them: no rival's counter moved */
 	__u64 max;		/* longest of them */
 	__u64 max_at;		/* when it started, from start_ns */
 	__u64 migrations;
@@ -356,6 +364,7 @@ struct win {
 	char err[ERRLEN];
 	/* time away per yield, net of the guest's stalls */
 	__u64 nyields, p50, p99, max, max_at;
+	__u64 at_once;			/* yields during which no rival ran */
 	__u64 max_raw;			/* longest sample as measured */
 	__u64 stalled;			/* stall time taken out of samples */
 	__u64 n;			/* samples kept */
@@ -666,6 +675,27 @@ static bool heavy_rival(const struct cell *c, const char **why)
 	return steady > 0;
 }
 
+/*
+ * Is G1 judged in @c: does every knob-1 yield have a rival runnable at the
+ * level where it yields, whose turn no lag of the yielder's can skip?
+ */
+static bool g1_judged(const struct cell *c, const char **why)
+{
+	switch (c->ev) {
+	case EV_SLEEP:
+		*why = "rival 1 sleeps half the time";
+		return false;
+	case EV_SLICE:
+		*why = "a rival's 100-ms turns leave the yielder more lag than one turn per rival";
+		return false;
+	case EV_MIGRATE:
+		*why = "the copies on the other CPU run during every yield";
+		return false;
+	default:
+		return true;
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* cleanup: workers, placement, knob */
 
@@ -729,10 +759,21 @@ static void on_signal(int sig)
 /* ------------------------------------------------------------------ */
 /* the workers */
 
+/* The loop counts of every rival, sibling and copy included */
+static __u64 rivals_count(struct win_shared *sh)
+{
+	__u64 sum = 0;
+	int i;
+
+	for (i = SLOT_RIVAL; i < NR_SLOTS; i++)
+		sum += __atomic_load_n(&sh->slot[i].counter, __ATOMIC_RELAXED);
+	return sum;
+}
+
 static noreturn void yielder_run(struct win_shared *sh, bool migrate)
 {
 	__u64 ty, t1, d, count = 0, n = 0, ny = 0, dmx = 0, mig = 0, at = 0;
-	__u64 next_mig = UINT64_MAX;
+	__u64 next_mig = UINT64_MAX, before, once = 0;
 	cpu_set_t set;
 	int cur = 0;
 
@@ -740,6 +781,7 @@ static noreturn void yielder_run(struct win_shared *sh, bool migrate)
 	if (migrate)
 		next_mig = sh->go_ns + MIGRATE_NS;
 	for (;;) {
+		before = rivals_count(sh);
 		ty = scy_now_ns();
 		sched_yield();
 		t1 = scy_now_ns();
@@ -748,6 +790,7 @@ static noreturn void yielder_run(struct win_shared *sh, bool migrate)
 		if (ty >= sh->start_ns && ty < sh->end_ns) {
 			d = t1 - ty;
 			ny++;
+			once += rivals_count(sh) == before;
 			if (d > dmx) {
 				dmx = d;
 				at = ty - sh->start_ns;
@@ -775,6 +818,7 @@ static noreturn void yielder_run(struct win_shared *sh, bool migrate)
 	}
 	sh->n = n;
 	sh->nyields = ny;
+	sh->at_once = once;
 	sh->max = dmx;
 	sh->max_at = at;
 	sh->migrations = mig;
@@ -1380,6 +1424,7 @@ static int run_window(const struct cell *c, struct win *w)
 	}
 
 	w->nyields = sh->nyields;
+	w->at_once = sh->at_once;
 	w->full = sh->full;
 	w->migrations = sh->migrations;
 	w->max_raw = sh->max;
@@ -1486,8 +1531,9 @@ static void print_window(const struct cell *c, const struct win *w)
 		       (c->ev == EV_SIBLING ? ", no sibling" : ", no event") : "",
 		       (unsigned long long)w->nyields);
 	off += snprintf(line + off, sizeof(line) - off,
-			" p50 %.2fms p99 %.2fms max %.2fms (at %.0fms);",
-			ms(w->p50), ms(w->p99), ms(w->max), ms(w->max_at));
+			" p50 %.2fms p99 %.2fms max %.2fms (at %.0fms); at once %llu;",
+			ms(w->p50), ms(w->p99), ms(w->max), ms(w->max_at),
+			(unsigned long long)w->at_once);
 	if (w->stalled)
 		off += snprintf(line + off, sizeof(line) - off,
 				" net of %.1fms of guest stalls (max as measured %.2fms);",
@@ -1517,8 +1563,9 @@ static void print_window(const struct cell *c, const struct win *w)
 		fprintf(csv, "%s%s=%.6f", off++ ? " " : "", slot_names[i],
 			w->task_cpu[i]);
 	}
-	fprintf(csv, "\",%s,%.1f,%.1f\n", w->cpu_source ? "stat" : "schedstat",
-		w->max_raw / 1e3, w->stalled / 1e3);
+	fprintf(csv, "\",%s,%.1f,%.1f,%llu\n",
+		w->cpu_source ? "stat" : "schedstat", w->max_raw / 1e3,
+		w->stalled / 1e3, (unsigned long long)w->at_once);
 	fflush(csv);
 }
 
@@ -1526,7 +1573,7 @@ static void print_window(const struct cell *c, const struct win *w)
 			"duration_s,wall_s,yields,p50_us,p99_us,max_us,cut," \
 			"full,flips,migrations,yielder_loop_share," \
 			"yielder_cpu_share,busy,stall_us,task_cpu_shares," \
-			"cpu_source,max_raw_us,stalled_us"
+			"cpu_source,max_raw_us,stalled_us,at_once"
 
 /* ------------------------------------------------------------------ */
 /* the no-event windows, one per topology */
@@ -1673,6 +1720,8 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 {
 	const struct win *k0 = &r->k0, *k1 = &r->k1, *base = r->base;
 	bool ok99, okmax, okloop = true, okcpu = true, okg4 = true, heavy;
+	bool g1, okg1 = true;
+	const char *why_g1 = "";
 	bool flip = ev_flips(c->ev);
 	bool okflip = true;
 	__u64 b99, lim99, limmax, k0tail, bflip, limflip = 0;
@@ -1731,6 +1780,10 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 	if (k1->stall_share >= 0.0005)
 		snprintf(stalled, sizeof(stalled), "+%.1f stalled",
 			 100 * k1->stall_share);
+	/* G1: no compat yield returns before a rival has run */
+	g1 = g1_judged(c, &why_g1);
+	if (g1)
+		okg1 = k1->at_once <= AT_ONCE_MAX * k1->nyields;
 	heavy = heavy_rival(c, &why);
 	if (heavy) {
 		okloop = k1->loop_share <= LOOP_SHARE_MAX;
@@ -1767,11 +1820,20 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 				100 * k1->cpu_share, 100 * k0->cpu_share,
 				100 * k1->loop_share, why);
 	if (c->ev == EV_SIBLING && off < len)
+		off += snprintf(msg + off, len - off,
+				"; G4 cpu with sibling %.1f%% %s 2x %.1f%%+1%s",
+				100 * k1->cpu_share, le(okg4),
+				100 * base->cpu_share, stalled);
+	if (off < len)
 		snprintf(msg + off, len - off,
-			 "; G4 cpu with sibling %.1f%% %s 2x %.1f%%+1%s",
-			 100 * k1->cpu_share, le(okg4),
-			 100 * base->cpu_share, stalled);
-	return ok99 && okmax && okflip && okloop && okcpu && okg4;
+			 "; at once %llu of %llu%s%s (k0 %llu of %llu)",
+			 (unsigned long long)k1->at_once,
+			 (unsigned long long)k1->nyields,
+			 g1 ? (okg1 ? " <= 1%" : " > 1%") : ": not judged, ",
+			 g1 ? "" : why_g1,
+			 (unsigned long long)k0->at_once,
+			 (unsigned long long)k0->nyields);
+	return ok99 && okmax && okflip && okloop && okcpu && okg4 && okg1;
 }
 
 static void run_cell(const struct cell *c)
