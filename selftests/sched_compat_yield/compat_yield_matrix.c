@@ -133,11 +133,13 @@
  *   - G4 (sibling): the yielder's CPU share at knob 1 with the sibling
  *     <= 2 x its share without it + 1 point (the same round trip: a
  *     share below a point doubles by noise alone);
- *   - G1: where every knob-1 yield has a rival runnable at the level
- *     where it yields (not sleep-wake, long-slice or migrate, whose
- *     copies on the other CPU run anyway): at most 1% of the knob-1 yields
- *     return before any rival ran (the rivals' loop counters, read before
- *     and after the yield, unchanged: "at once");
+ *   - G1: where a rival of at least the yielder's weight is runnable all
+ *     the time at the level where it yields (as for the shares; not
+ *     sibling, whose SCHED_IDLE sibling takes the yielder's request in
+ *     microseconds, long-slice, or migrate, whose copies on the other CPU
+ *     run anyway): at most 1% of the knob-1 yields return before any
+ *     rival ran (the rivals' loop counters, read before and after the
+ *     yield, unchanged: "at once");
  *   - a window at knob 1 without a single yield fails.
  * One TAP line per cell with its index, parameters and figures; "<=" where
  * a limit holds, ">" where it does not.
@@ -676,14 +678,18 @@ static bool heavy_rival(const struct cell *c, const char **why)
 }
 
 /*
- * Is G1 judged in @c: does every knob-1 yield have a rival runnable at the
- * level where it yields, whose turn no lag of the yielder's can skip?
+ * Is G1 judged in @c: does every knob-1 yield have a rival of at least the
+ * yielder's weight runnable at the level where it yields, whose turn no lag
+ * of the yielder's can skip?  A lighter rival receives what is left of the
+ * yielder's request, weighted, in microseconds (a SCHED_IDLE one 1024 / 3
+ * times faster), often less than one loop of its counter: only a heavy
+ * rival's run shows.
  */
 static bool g1_judged(const struct cell *c, const char **why)
 {
 	switch (c->ev) {
-	case EV_SLEEP:
-		*why = "rival 1 sleeps half the time";
+	case EV_SIBLING:
+		*why = "the rival at the yielder's level is a SCHED_IDLE sibling";
 		return false;
 	case EV_SLICE:
 		*why = "a rival's 100-ms turns leave the yielder more lag than one turn per rival";
@@ -692,7 +698,7 @@ static bool g1_judged(const struct cell *c, const char **why)
 		*why = "the copies on the other CPU run during every yield";
 		return false;
 	default:
-		return true;
+		return heavy_rival(c, why);
 	}
 }
 
