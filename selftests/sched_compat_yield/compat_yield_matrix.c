@@ -137,9 +137,9 @@
  *     the time at the level where it yields (as for the shares; not
  *     sibling, whose SCHED_IDLE sibling takes the yielder's request in
  *     microseconds, long-slice, or migrate, whose copies on the other CPU
- *     run anyway): at most 1% of the knob-1 yields return before any
- *     rival ran (the rivals' loop counters, read before and after the
- *     yield, unchanged: "at once");
+ *     run anyway): at most 1% of the knob-1 yields, + 3, return before
+ *     any rival ran (the rivals' loop counters, read before and after the
+ *     yield, unchanged: "at once"; one in a few hundred does in QEMU);
  *   - a window at knob 1 without a single yield fails.
  * One TAP line per cell with its index, parameters and figures; "<=" where
  * a limit holds, ">" where it does not.
@@ -231,8 +231,13 @@
 #define MAX_STALLS		4096
 
 #define LOOP_SHARE_MAX		0.005
-/* G1: knob-1 yields during which no rival ran, at most this fraction */
+/*
+ * G1: knob-1 yields during which no rival ran, at most this fraction and
+ * AT_ONCE_FLOOR more: one in a few hundred does so at either form of the
+ * rule in QEMU, which a 0.6-s window of 150 yields must not fail on
+ */
 #define AT_ONCE_MAX		0.01
+#define AT_ONCE_FLOOR		3
 #define CPU_NOISE		0.01
 #define G4_FACTOR		2.0
 #define G4_FLOOR		0.01
@@ -1789,7 +1794,8 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 	/* G1: no compat yield returns before a rival has run */
 	g1 = g1_judged(c, &why_g1);
 	if (g1)
-		okg1 = k1->at_once <= AT_ONCE_MAX * k1->nyields;
+		okg1 = k1->at_once <= AT_ONCE_MAX * k1->nyields +
+				       AT_ONCE_FLOOR;
 	heavy = heavy_rival(c, &why);
 	if (heavy) {
 		okloop = k1->loop_share <= LOOP_SHARE_MAX;
@@ -1835,7 +1841,8 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 			 "; at once %llu of %llu%s%s (k0 %llu of %llu)",
 			 (unsigned long long)k1->at_once,
 			 (unsigned long long)k1->nyields,
-			 g1 ? (okg1 ? " <= 1%" : " > 1%") : ": not judged, ",
+			 g1 ? (okg1 ? " <= 1%+3" : " > 1%+3") :
+			 ": not judged, ",
 			 g1 ? "" : why_g1,
 			 (unsigned long long)k0->at_once,
 			 (unsigned long long)k0->nyields);
