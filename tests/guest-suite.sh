@@ -28,7 +28,7 @@ has() { grep -qx "$1" <<<"$config"; }
 knob=/sys/kernel/sched_compat_yield
 event=/sys/kernel/tracing/events/sched/sched_yield_fair
 # the blocks and the three kselftests
-plan 10
+plan 11
 
 guest_block() {
 	plan 11
