@@ -330,8 +330,8 @@ matrix_cells=()
 [[ $SCY_KVER == 6.12 && $SCY_FLAVOR == livepatch ]] && matrix_cells+=(-W)
 run_kselftest "$ST" compat_yield_matrix -G -S -d 0.6 "${matrix_cells[@]}" -o "$SCY_RESULTS/matrix-$SCY_KVER.csv"
 # A nice-19 rival with a 100-ms slice beside a nice -10 or nice-0 hog, from
-# the full product: its turns leave the yielder more lag than EEVDF keeps
-# across a sleep, and a compat yield that gave all of it up waited about
-# 100 ms for the hog each time (p50 128 ms beside nice -10). SKIP on 6.1,
-# which has no custom slices.
+# the full product: its turns leave the yielder more lag than a turn of
+# each rival, and a compat yield that gave all of it up waited about 100 ms
+# for the hog each time (p50 128 ms beside nice -10). SKIP on 6.1, which
+# has no custom slices.
 run_kselftest "$ST" compat_yield_matrix -G -S -d 0.6 -F -c 'same rivals=nice19,(nice-10|nice0) event=long-slice$'

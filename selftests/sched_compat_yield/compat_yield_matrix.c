@@ -42,7 +42,7 @@
  *                           turns keeps the CPU up to 100 ms at either
  *                           knob value, and 68 times that in its
  *                           vruntime leaves the others with more
- *                           positive lag than EEVDF keeps across a sleep
+ *                           positive lag than a turn of each rival
  *                           until it is eligible again (a rival of
  *                           nice 0 or heavier takes its turns alike at
  *                           either knob value, and runs the others'
