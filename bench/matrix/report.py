@@ -22,7 +22,7 @@ VERDICT = re.compile(
     r"rivals=(?P<rivals>\S+) event=(?P<event>\S+): "
     r"k1 p99 (?P<p99>[\d.]+)ms (?:<=|>) (?P<lim99>[\d.]+), "
     r"max (?P<max>[\d.]+)ms (?:<=|>) (?P<limmax>[\d.]+) "
-    r"\(k0 p99 (?P<k0>[\d.]+) at k1's rank, (?P<basekind>no-event|no-sibling|k1) p99 (?P<base>[\d.]+)\)"
+    r"\(k0 p99 (?P<k0>[\d.]+) at k1's rank, (?P<basekind>no-event|no-sibling|k1) p99 (?P<base>[\d.]+)(?: x(?P<turns>\d+))?\)"
     r"(?:; (?P<rest>.*))?$")
 HEAD = re.compile(r"^# kernel (?P<rel>\S+), knob \d, tick (?P<tick>[\d.]+) ms")
 
@@ -53,6 +53,8 @@ def load_tap(path):
                 r = m.groupdict()
                 # the notes in brackets (re-measured, guest stall) stay in the TAP
                 r["rest"] = re.sub(r"\s*\[.*$", "", r["rest"] or "")
+                # sibling: the base counts that many turns of the no-sibling p99
+                r["times"] = f" x{r['turns']}" if r["turns"] else ""
                 rows.append(r)
     return rows, rel, tick, skips
 
@@ -63,7 +65,7 @@ def table(rows):
            "| after the flips; shares | verdict |",
            "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---|---|"]
     for r in rows:
-        out.append("| {cell} | {place} | {rivals} | {event} | {k0} | {base} | "
+        out.append("| {cell} | {place} | {rivals} | {event} | {k0} | {base}{times} | "
                    "{p99} | {lim99} | {max} | {limmax} | {rest} | {v} |".format(
                        v="ok" if r["ok"] == "ok" else "**not ok**", **r))
     return "\n".join(out)
@@ -75,7 +77,8 @@ def plot(per_kernel, outdir):
         for i, (k, rows) in enumerate(per_kernel):
             f.write(f"# {k}\n")
             for r in rows:
-                base = max(float(r["k0"]), float(r["base"]))
+                base = max(float(r["k0"]),
+                           float(r["base"]) * int(r["turns"] or 1))
                 f.write(f"{base} {r['p99']} {r['max']}\n")
             f.write("\n\n")
     png = os.path.join(outdir, "matrix.png")
@@ -86,7 +89,7 @@ def plot(per_kernel, outdir):
     gp = f"""set terminal pngcairo size 1000,700 font ",10" noenhanced
 set output "{png}"
 set title "Time away per yield at knob 1 against its base, one point per cell"
-set xlabel "base: max(knob-0 tail at knob 1's p99 rank, knob-1 p99 without the event) (ms)"
+set xlabel "base: max(knob-0 tail at knob 1's p99 rank, knob-1 p99 without the event; x3 without the sibling) (ms)"
 set ylabel "knob 1 (ms)"
 set logscale xy
 set key top left
@@ -123,9 +126,14 @@ def main():
              "knob-1 p99 without its event) plus one tick, the maximum at most "
              "the base plus two ticks (where a rival's weight flips, also at "
              "most the larger of knob 0's own p99 and the no-event p99 plus two "
-             "ticks: a reweight adds no stall; with the long slice the maximum "
+             "ticks: a reweight adds no stall; with the long slice the maximum, "
+             "and the p99 of at most 100 samples, which is their longest, "
              "may also span one 100-ms turn of that rival plus the no-event "
-             "p99), and the shares where a rival of the "
+             "p99; beside a light sibling the base is at least three times "
+             "the no-sibling p99, x3 in the table: the yielder waits for the "
+             "sibling's turn, which runs only while their group does, and a "
+             "rival may take a turn before and after it), and the shares "
+             "where a rival of the "
              "yielder's weight competes (loop share <= 0.5%, CPU share <= knob "
              "0's + 1 point; with a light sibling <= twice the share without "
              "it + 1 point). Raw windows: [matrix.csv](matrix.csv).", "",

@@ -109,9 +109,14 @@
  * the one long wait an event causes at either knob value: its
  * ceil(n1 / 100)-th longest sample is compared, n1 the samples at knob 1):
  *   - p99 at knob 1 <= base + 1 tick, max at knob 1 <= base + 2 ticks,
- *     each + 1% of a tick for the clock reads; for long-slice the max
+ *     each + 1% of a tick for the clock reads; for sibling the base is at
+ *     least three times the no-sibling p99 (a turn of each rival): the
+ *     yielder waits for its sibling's turn as well, which runs only while
+ *     their group does, so a rival may take a turn before the group's turn
+ *     that ends inside it and another after it; for long-slice the max
  *     may span one 100-ms turn of that rival as well: max <= the larger
- *     of base and 100 ms + the no-event p99, + 2 ticks;
+ *     of base and 100 ms + the no-event p99, + 2 ticks (and the p99 of
+ *     at most 100 samples, which is their longest, + 1 tick);
  *   - where a rival's weight flips (nice, policy, cpu.weight, cpu.idle), no stall
  *     after a reweight: max at knob 1 <= the larger of knob 0's own p99
  *     and the no-event p99, + 2 ticks (a reweight that left a rival a
@@ -244,6 +249,11 @@
 #define CPU_NOISE		0.01
 #define G4_FACTOR		2.0
 #define G4_FLOOR		0.01
+/*
+ * sibling: the turns in one wait, in units of the no-sibling p99 (a turn
+ * of each rival): the sibling's, and each rival's twice (G2)
+ */
+#define SIBLING_TURNS		3
 /* a tick's 1%: the cost of the yield and of the clock reads */
 #define SLACK_DIV		100
 
@@ -1740,7 +1750,7 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 	bool okflip = true;
 	__u64 b99, lim99, limmax, k0tail, bflip, limflip = 0;
 	const char *why = "";
-	char stalled[32] = "";
+	char stalled[32] = "", turns[16] = "";
 	size_t off;
 
 	/*
@@ -1753,6 +1763,14 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 	 */
 	k0tail = tail_at_rank(k0, k1->n);
 	b99 = k0tail > base->p99 ? k0tail : base->p99;
+	/*
+	 * sibling: the yielder waits for its sibling's turn as well (G4),
+	 * which runs only while their group does; where the group's turn at
+	 * the level above ends inside it, a rival may take a turn before it
+	 * ends and another after it (G2).
+	 */
+	if (c->ev == EV_SIBLING && SIBLING_TURNS * base->p99 > b99)
+		b99 = SIBLING_TURNS * base->p99;
 	/* -G: the regression guard, twice the base (see the head comment) */
 	if (opt_guard)
 		b99 *= 2;
@@ -1763,13 +1781,16 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 	 * with the long slice, which nothing preempts at either knob value,
 	 * on top of the usual wait. At knob 1 that rival also gets what the
 	 * yielder gives up, so its turns come more often than in the knob-0
-	 * window, which may have none.
+	 * window, which may have none. The p99 of at most 100 samples is
+	 * their longest, so it may span that turn as well.
 	 */
 	if (c->ev == EV_SLICE) {
 		__u64 bslice = (opt_guard ? 2 : 1) * base->p99 + LONG_SLICE_NS;
 
 		if (bslice > b99)
 			limmax = bslice + 2 * tick_ns + tick_ns / SLACK_DIV;
+		if (bslice > b99 && k1->n <= 100)
+			lim99 = bslice + tick_ns + tick_ns / SLACK_DIV;
 	}
 	ok99 = k1->nyields && k1->p99 <= lim99;
 	okmax = k1->nyields && k1->max <= limmax;
@@ -1818,12 +1839,15 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 		okg4 = k1->cpu_share <= G4_FACTOR * base->cpu_share + G4_FLOOR +
 		       k1->stall_share;
 
+	if (c->ev == EV_SIBLING)
+		snprintf(turns, sizeof(turns), " x%d", SIBLING_TURNS);
 	off = snprintf(msg, len,
-		       "cell %s: k1 p99 %.1fms %s %.1f, max %.1fms %s %.1f (k0 p99 %.1f at k1's rank, %s p99 %.1f)",
+		       "cell %s: k1 p99 %.1fms %s %.1f, max %.1fms %s %.1f (k0 p99 %.1f at k1's rank, %s p99 %.1f%s)",
 		       name, ms(k1->p99), le(ok99), ms(lim99), ms(k1->max),
 		       le(okmax), ms(limmax), ms(k0tail),
 		       c->ev == EV_NONE ? "k1" : c->ev == EV_SIBLING ?
-		       "no-sibling" : "no-event", ms(base->p99));
+		       "no-sibling" : "no-event", ms(base->p99),
+		       turns);
 	if (!k1->nyields && off < len)
 		off += snprintf(msg + off, len - off, "; no yield at knob 1");
 	if (flip && off < len)
