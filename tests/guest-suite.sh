@@ -315,18 +315,16 @@ run_kselftest "$ST" compat_yield_share -d "$SCY_SHARE_DURATION" -o "$SCY_RESULTS
 # (-G: against twice the base; the shares as the contract says), net of the
 # guest's stalls (-S: the guest runs under single-threaded TCG, its vCPUs
 # stall together when the host does not run QEMU); all SKIP without the
-# knob. On 6.12 without the migrate cells: with the yielder migrating both
-# vCPUs are busy and take turns of up to 100 ms on the one host thread of
+# knob. Without the migrate cells: with the yielder migrating both vCPUs
+# are busy and take turns of up to 100 ms on the one host thread of
 # single-threaded TCG, and a sample that spans the other's turn has gone
-# past the guard there (compat_yield_matrix's head comment; bench-matrix,
-# under plain TCG, and the debug guests run those cells).
+# past the guard on both kernels (compat_yield_matrix's head comment;
+# bench-matrix, under plain TCG, and the debug guests run those cells).
 # Debian's 6.12 under the livepatch keeps its reweight_entity(), which the
 # 6.12 series' first patch fixes: a task reniced from 19 to 0 there runs
 # about 100 ms at once at either knob value, so the limit after the flips
 # is reported, not judged (-W).
-matrix_cells=()
-[[ $SCY_KVER == 6.12 ]] &&
-	matrix_cells=(-c 'event=(none|nice-flip|policy-flip|weight-flip|idle-flip|sleep-wake|long-slice|sibling)$')
+matrix_cells=(-c 'event=(none|nice-flip|policy-flip|weight-flip|idle-flip|sleep-wake|long-slice|sibling)$')
 [[ $SCY_KVER == 6.12 && $SCY_FLAVOR == livepatch ]] && matrix_cells+=(-W)
 run_kselftest "$ST" compat_yield_matrix -G -S -d 0.6 "${matrix_cells[@]}" -o "$SCY_RESULTS/matrix-$SCY_KVER.csv"
 # A nice-19 rival with a 100-ms slice beside a nice -10 or nice-0 hog, from

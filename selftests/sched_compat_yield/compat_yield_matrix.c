@@ -80,8 +80,9 @@
  * thread, up to 100 ms each (QEMU's round-robin kick period); a sample
  * that spans the other vCPU's turn grows by it (6.12, same placement,
  * beside a nice -10 rival: 93-107 ms at knob 1 in some windows where most
- * give 35-45 ms; -icount has turns too). make check leaves the migrate
- * cells out on 6.12, where this has pushed one past -G (-c); under plain
+ * give 35-45 ms; 6.1, the same cell: 75 ms where most give 20-35 ms;
+ * -icount has turns too). make check leaves the migrate cells out (-c),
+ * where this has pushed one past -G on either kernel; under plain
  * TCG, where each vCPU has a host thread (make bench-matrix), the default
  * set's migrate cells hold the contract's limits. -l lists the cells with
  * their index, -n INDEX runs one, -c REGEX (POSIX extended, matched
