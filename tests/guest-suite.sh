@@ -172,11 +172,26 @@ module_block() {
 			y=$(get yields) e=$(get effective) c=$(get compat)
 			mline=$(grep '^module yields=' <<<"$kv")
 			echo "# yield-share: $mline"
-			check "yield-share reports the module's effective share, >= 0.99" \
-				awk -v l="$mline" 'BEGIN { n = split(l, a, /[ =]/); exit !(n >= 7 && a[7] >= 0.99) }'
+			# A stall of the guest charged to the hog leaves the yielder
+			# more lag than a compat yield gives up: it is picked again
+			# at once, about once per tick of the stall; yield-share's
+			# probe on another CPU counts them (stall_allowance).
+			# Where that allows every yield, nothing is judged; without
+			# a probe (one CPU) nothing is allowed.
+			allow=$(sed -n 's/.* stall_allowance=\([0-9]*\) .*/\1/p' <<<"$mline")
+			allow=${allow:-0}
 			echo "# knob 1, 1 hog: yields=$y effective=$e compat=$c ineffective=$(get ineffective) lost=$(get lost)"
-			check "knob 1, 1 hog: >= 99% of the yields were effective ($e of $y)" \
-				test "${y:-0}" -gt 0 -a $((100 * ${e:-0})) -ge $((99 * ${y:-1}))
+			if [[ -n $y && $allow -ge $y ]]; then
+				why="the guest stalled ($(sed -n 's/.* stalls=\([0-9]*\) stall_ms=\([0-9.]*\).*/\1 times, \2 ms/p' <<<"$mline")): they may leave all $y yields ineffective"
+				skip "yield-share reports the module's effective share, >= 0.99" "$why"
+				skip "knob 1, 1 hog: >= 99% of the yields were effective" "$why"
+			else
+				check "yield-share reports the module's effective share, >= 0.99 less $allow for the guest's stalls" \
+					awk -v l="$mline" -v s="$allow" 'BEGIN { n = split(l, a, /[ =]/)
+						exit !(n >= 7 && a[3] > 0 && a[7] >= 0.99 - s / a[3]) }'
+				check "knob 1, 1 hog: >= 99% of the yields were effective less $allow for the guest's stalls ($e of $y)" \
+					test "${y:-0}" -gt 0 -a $((100 * (${e:-0} + allow))) -ge $((99 * ${y:-1}))
+			fi
 			# These counters take every task's yields (no filter_pid), and the
 			# yielder may call sched_yield() once before the hog, released at
 			# the same moment, is runnable: such a yield finds no rival and

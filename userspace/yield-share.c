@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "share.h"
+#include "stall.h"
 
 /* exit codes */
 #define EXIT_RUN_FAILED		1
@@ -80,7 +81,10 @@ static void usage(FILE *f)
 		"\n"
 		"When the yield_stats module (module/) is loaded, the table and kv\n"
 		"formats also report how many yields of each run were effective\n"
-		"(another task ran before the yielder ran again).\n"
+		"(another task ran before the yielder ran again), and the stalls a\n"
+		"thread on another CPU saw in the run (wake-ups late by more than\n"
+		"1 ms) with the number of yields they may have left ineffective\n"
+		"beside a hog (stall_allowance: per stall, its ticks + 1).\n"
 		"\n"
 		"Exit status: 0 ok, 1 a run failed, 2 usage error, 4 the placement\n"
 		"cannot be set up here (reason on stderr).\n",
@@ -110,7 +114,9 @@ static void scenario_name(char *buf, size_t len, const struct scy_config *c)
 /*
  * The yield_stats module (module/), when loaded, counts every fair-class
  * yield and whether another task ran before the yielder ran again. Read its
- * counters before and after a run; the difference covers the whole run.
+ * counters before and after a run; the difference covers the whole run,
+ * and so does a probe of the guest's stalls (stall.h), whose allowance is
+ * the number of yields they may have left ineffective beside a hog.
  */
 #define YS_DIR "/sys/kernel/yield_stats"
 
@@ -144,7 +150,7 @@ static struct ys_sample ys_sample(void)
 }
 
 static void ys_print(FILE *f, enum format fmt, const struct ys_sample *a,
-		     const struct ys_sample *b)
+		     const struct ys_sample *b, const struct stall_probe *st)
 {
 	unsigned long long y, e;
 
@@ -152,12 +158,21 @@ static void ys_print(FILE *f, enum format fmt, const struct ys_sample *a,
 		return;
 	y = b->yields - a->yields;
 	e = b->effective - a->effective;
-	if (fmt == FMT_TABLE)
+	if (fmt == FMT_TABLE) {
 		fprintf(f, "  yield_stats module: %llu yields in the run, %llu effective (%.2f%%)\n",
 			y, e, y ? 100.0 * e / y : 0.0);
-	else
-		fprintf(f, "module yields=%llu effective=%llu effective_share=%.6f\n",
+		if (st->cpu >= 0)
+			fprintf(f, "  guest stalls seen from CPU %d: %u, %.1f ms (allowance %u ineffective yields)\n",
+				st->cpu, st->stalls, st->stall_ns / 1e6,
+				st->allowance);
+	} else {
+		fprintf(f, "module yields=%llu effective=%llu effective_share=%.6f",
 			y, e, y ? (double)e / y : 0.0);
+		if (st->cpu >= 0)
+			fprintf(f, " stall_allowance=%u stalls=%u stall_ms=%.1f",
+				st->allowance, st->stalls, st->stall_ns / 1e6);
+		fputc('\n', f);
+	}
 }
 
 static void print_table(FILE *f, const char *scenario, int knob, int run,
@@ -298,8 +313,12 @@ int main(int argc, char **argv)
 		scy_print_csv_header(out);
 	for (i = 0; i < repeat; i++) {
 		struct ys_sample ys0 = ys_sample(), ys1;
+		struct stall_probe st = { .cpu = -1 };
 
+		if (ys0.valid)
+			stall_probe_start(&st, cfg.cpu);
 		ret = scy_run(&cfg, &res, err, sizeof(err));
+		stall_probe_stop(&st);
 		ys1 = ys_sample();
 		if (ret) {
 			fprintf(stderr, "%s: %s: %s%s\n", cli_prog, scen,
@@ -323,7 +342,7 @@ int main(int argc, char **argv)
 			scy_print_kv(out, NULL, scen, knob, i + 1, &res);
 			break;
 		}
-		ys_print(out, fmt, &ys0, &ys1);
+		ys_print(out, fmt, &ys0, &ys1, &st);
 		fflush(out);
 	}
 
