@@ -15,6 +15,11 @@
 #           one followed on its CPU by a switch away from the still runnable
 #           yielder (effective);
 #   knob 0: only compat=0 level=-1 events.
+# A stall of the guest charged to the hog leaves the yielder more lag than
+# a compat yield gives up (picked again at once), one charged to the
+# yielder leaves it not eligible (compat=0): "nearly every one" allows
+# yield-share's count of them (stall_allowance, stall.h) on top of the
+# 10%, and where that allows every yield they are not judged.
 # Uses check/ok/not_ok/skip of tests/tap.sh and $knob, $SCY_BIN,
 # $SCY_MODULE, $SCY_RESULTS of the suite.
 
@@ -101,12 +106,28 @@ else
 		END { printf "%d %d %d %d %d %d\n", y1, m1, y0, eff, fwd, alone }' "$R1")
 	read -r y1 m1 y0 eff fwd alone <<<"$res"
 	echo "# knob 1: $y1 events level=1 ($m1 of them compat=1), $y0 other; $eff followed by a switch away (R); vruntime not backwards in $fwd; $alone with the yielder alone on its CPU (nr_running=1, level=-1)"
-	check "tracing.md, knob 1: yields traced at level=1 only while the hog runs, >= 90% with compat=1 ($m1 of $y1; $y0 other)" \
-		test "${y1:-0}" -gt 0 -a "${y0:-1}" = 0 -a $((10 * ${m1:-0})) -ge $((9 * ${y1:-1}))
+	# yield-share's table: "guest stalls seen from CPU C: N, X ms
+	# (allowance A ineffective yields)"
+	sline=$(grep 'guest stalls seen from CPU' "$R1.record")
+	echo "# yield-share:${sline:- no stall probe}"
+	allow=$(sed -n 's/.*(allowance \([0-9]*\) .*/\1/p' <<<"$sline")
+	allow=${allow:-0}
+	if [[ $allow -ge ${y1:-0} ]]; then
+		why="the guest stalled ($(sed -n 's/.*CPU [0-9]*: \([0-9]*\), \([0-9.]*\) ms.*/\1 times, \2 ms/p' <<<"$sline")): they may leave all ${y1:-0} yields ineffective or not moved"
+		check "tracing.md, knob 1: yields traced at level=1 only while the hog runs ($y1; $y0 other; the share with compat=1, $m1, not judged: $why)" \
+			test "${y1:-0}" -gt 0 -a "${y0:-1}" = 0
+	else
+		check "tracing.md, knob 1: yields traced at level=1 only while the hog runs, >= 90% less $allow for the guest's stalls with compat=1 ($m1 of $y1; $y0 other)" \
+			test "${y1:-0}" -gt 0 -a "${y0:-1}" = 0 -a $((10 * (${m1:-0} + allow))) -ge $((9 * ${y1:-1}))
+	fi
 	check "tracing.md, knob 1: vruntime_after >= vruntime_before in every event ($fwd of $y1)" \
 		test "${fwd:-0}" = "${y1:-x}"
-	check "tracing.md, knob 1: >= 90% of the yields followed by a switch away from the yielder ($eff of $y1)" \
-		test $((10 * ${eff:-0})) -ge $((9 * ${y1:-1}))
+	if [[ $allow -ge ${y1:-0} ]]; then
+		skip "tracing.md, knob 1: >= 90% of the yields followed by a switch away from the yielder" "$why"
+	else
+		check "tracing.md, knob 1: >= 90% less $allow for the guest's stalls of the yields followed by a switch away from the yielder ($eff of $y1)" \
+			test $((10 * (${eff:-0} + allow))) -ge $((9 * ${y1:-1}))
+	fi
 	check "tracing.md recipe at knob 0: trace-cmd record and report succeed" trace_report 0 "$R0"
 	c0=$(grep -c 'sched_yield_fair:.*compat=0 level=-1 ' "$R0")
 	c1=$(grep -c 'sched_yield_fair:.*compat=1' "$R0")
