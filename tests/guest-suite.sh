@@ -172,17 +172,18 @@ module_block() {
 			y=$(get yields) e=$(get effective) c=$(get compat)
 			mline=$(grep '^module yields=' <<<"$kv")
 			echo "# yield-share: $mline"
-			# A stall of the guest charged to the hog leaves the yielder
-			# more lag than a compat yield gives up: it is picked again
-			# at once, about once per tick of the stall; yield-share's
-			# probe on another CPU counts them (stall_allowance).
-			# Where that allows every yield, nothing is judged; without
-			# a probe (one CPU) nothing is allowed.
-			allow=$(sed -n 's/.* stall_allowance=\([0-9]*\) .*/\1/p' <<<"$mline")
+			# On EEVDF a stall of the guest charged to the hog leaves the
+			# yielder more lag than a compat yield gives up: it is
+			# picked again at once until that is spent; yield-share's
+			# probe on another CPU bounds those yields
+			# (stall_allowance, userspace/stall.h; 0 on CFS). Where that
+			# leaves nothing to judge, nothing is; without a probe (one
+			# CPU) nothing is allowed.
+			allow=$(field stall_allowance "$mline")
 			allow=${allow:-0}
 			echo "# knob 1, 1 hog: yields=$y effective=$e compat=$c ineffective=$(get ineffective) lost=$(get lost)"
-			if [[ -n $y && $allow -ge $y ]]; then
-				why="the guest stalled ($(sed -n 's/.* stalls=\([0-9]*\) stall_ms=\([0-9.]*\).*/\1 times, \2 ms/p' <<<"$mline")): they may leave all $y yields ineffective"
+			if [[ ${y:-0} -gt 0 && $allow -gt 0 && $((100 * allow)) -ge $((99 * y)) ]]; then
+				why="the guest stalled ($(field stalls "$mline") times, $(field stall_ms "$mline") ms): they may leave $allow of $y yields ineffective"
 				skip "yield-share reports the module's effective share, >= 0.99" "$why"
 				skip "knob 1, 1 hog: >= 99% of the yields were effective" "$why"
 			else

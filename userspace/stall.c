@@ -9,7 +9,9 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,7 +39,7 @@ static void *probe(void *arg)
 	struct timespec t;
 	long long next, now, late;
 
-	/* without the privilege it runs as SCHED_OTHER, alone on its CPU */
+	/* without the privilege it runs as SCHED_OTHER */
 	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	next = ts_ns(&t);
@@ -53,12 +55,39 @@ static void *probe(void *arg)
 		if (late > STALL_MIN_NS) {
 			p->stalls++;
 			p->stall_ns += late;
-			p->allowance += (late + p->tick_ns - 1) / p->tick_ns + 1;
+			if (p->step_ns)
+				p->allowance += (late + STALL_PERIOD_NS) /
+						p->step_ns + 1;
 			/* the next period starts now: a stall counts once */
 			next = now;
 		}
 	}
 	return NULL;
+}
+
+/*
+ * Whether the running kernel's fair class is EEVDF (6.6 and later) and,
+ * if so, its base slice in ns (sched/base_slice_ns in debugfs; without
+ * debugfs 0.75 ms, the smallest default, which the kernel scales by
+ * 1 + log2 of the CPUs, up to 8). Returns 0 on CFS.
+ */
+static long eevdf_base_slice(void)
+{
+	unsigned int major, minor;
+	struct utsname u;
+	long long v = 0;
+	FILE *f;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2 ||
+	    major < 6 || (major == 6 && minor < 6))
+		return 0;
+	f = fopen("/sys/kernel/debug/sched/base_slice_ns", "r");
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v > 0 ? (long)v : 750000L;
 }
 
 int stall_probe_start(struct stall_probe *p, int busy_cpu)
@@ -74,6 +103,9 @@ int stall_probe_start(struct stall_probe *p, int busy_cpu)
 	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) || ts_ns(&res) <= 0)
 		return -1;
 	p->tick_ns = (long)ts_ns(&res);
+	p->step_ns = eevdf_base_slice();
+	if (p->step_ns)
+		p->step_ns += p->tick_ns;
 	/*
 	 * The caller may be pinned to @busy_cpu already: try each CPU in
 	 * turn, the first that the thread may run on takes it.

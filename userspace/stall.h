@@ -5,15 +5,26 @@
  *
  * Under QEMU TCG a guest that the host does not run for a while sees its
  * clock jump when it runs again, and the scheduler charges the jump to the
- * task that was running: when that is the hog, the yielder is left with
- * more lag than a compat yield gives up (one turn of each rival), stays
- * eligible and is picked again at once, for about one yield per tick of
- * the stall (a compat yield moves it at least a tick of the rival's
- * virtual time). The probe is a thread on another CPU, SCHED_FIFO where
- * that is allowed, that wakes every STALL_PERIOD_NS; a wake-up late by
- * more than STALL_MIN_NS is a stall of that length. It sees the stalls of
- * the whole guest where the vCPUs stall together (QEMU's single-threaded
- * TCG), those of its own CPU elsewhere.
+ * task that was running. On EEVDF (6.6 and later), when that task is the
+ * hog, the yielder is left with more lag than a compat yield gives up (one
+ * turn of each rival), stays eligible and is picked again at once until
+ * that lag is spent: each such yield moves it at least a tick and the base
+ * slice of virtual time, and without the stall the yields would have been
+ * effective, so a stall of L leaves at most L / (tick + base slice) + 1
+ * yields ineffective; shorter stalls mostly none. On CFS (6.1) the compat
+ * yield queues the yielder behind the leftmost rival wherever the stall
+ * left it: no allowance. Where the stall is charged to the yielder, its
+ * next yield finds it not eligible and moves nothing (compat=0 in the
+ * trace event), once per stall on either kernel.
+ *
+ * The probe is a thread on another CPU, SCHED_FIFO where that is allowed,
+ * that wakes every STALL_PERIOD_NS; a wake-up late by more than
+ * STALL_MIN_NS marks a stall at least that long (up to a period longer).
+ * It sees the stalls of the busy CPU only where the vCPUs stall together
+ * (QEMU's single-threaded TCG, as make check runs its guests); under KVM
+ * or multi-threaded TCG it sees those of its own CPU, which the checks
+ * cannot tell apart. Delays inside the guest on its CPU (non-preemptible
+ * kernel work) count as stalls too.
  */
 #ifndef STALL_H
 #define STALL_H
@@ -30,10 +41,15 @@ struct stall_probe {
 	int cpu;		/* where it runs; -1: no other CPU */
 	int stop;		/* set by stall_probe_stop() */
 	long tick_ns;		/* resolution of CLOCK_MONOTONIC_COARSE */
+	long step_ns;		/* EEVDF: tick + base slice; 0 on CFS */
 	/* results, final after stall_probe_stop() */
 	unsigned int stalls;		/* wake-ups late by > STALL_MIN_NS */
 	unsigned long long stall_ns;	/* their lateness, summed */
-	unsigned int allowance;		/* per stall: ceil(late / tick) + 1 */
+	/*
+	 * The yields they may have left ineffective beside a hog: per stall
+	 * (late + STALL_PERIOD_NS) / step_ns + 1 on EEVDF, none on CFS.
+	 */
+	unsigned int allowance;
 };
 
 /*
