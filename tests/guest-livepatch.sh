@@ -138,13 +138,12 @@ check "beside a livepatch of another function (/proc/cmdline: $(cat /proc/cmdlin
 # ends only after the window: the livepatch core also rewrites the
 # kernel's cond_resched() call sites, with IPIs that the busy vCPU answers
 # once per TCG time slice; that end (the files taken over) changes no
-# yield path. On EEVDF a stall of the guest charged to the hog leaves the
-# yielder more lag than a compat yield gives up, and some yields
-# ineffective: yield-share's probe bounds them (stall_allowance,
-# userspace/stall.h; 0 on CFS), allowed on top of the 1%; the check says
-# where that leaves the count unjudged.
+# yield path. No allowance for the guest's stalls here (yield-share's
+# stall_allowance, userspace/stall.h): during the transition the probe's
+# CPU is held up by the transition's own work as well, and it counted
+# seconds of "stalls" on 6.12 where 18-26 of 7500 yields were ineffective.
 upgrade() {
-	local desc=$1 name=$2 ko t0 t1 out sh rc=0 v ys= y=- ie=- allow=0
+	local desc=$1 name=$2 ko t0 t1 out sh rc=0 v ys= y=- ie=-
 	shift 2
 	ko=$T/livepatch_compat_yield_next.ko
 	[[ $name == livepatch_compat_yield ]] && ko=$lpko
@@ -159,8 +158,6 @@ upgrade() {
 	t1=$(date +%s.%N)
 	wait $yp
 	sh=$(field yielder_cpu_share "$(cat "$out")")
-	[[ -z $ys ]] || allow=$(field stall_allowance "$(grep '^module ' "$out")")
-	allow=${allow:-0}
 	rm -f "$out"
 	if [[ -n $ys ]]; then
 		y=$(cat $ys/yields) ie=$(cat $ys/ineffective)
@@ -168,9 +165,9 @@ upgrade() {
 	fi
 	v=$(cat $knob 2>/dev/null)
 	knob_reaches || rc=1
-	check "$desc: transition done $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s into the 30-s window, knob $v after, writable, 0 reaches the yield (cpu share $s0w); yielder's cpu share $sh <= 0.10; $ie of $y yields ineffective (<= 1% + $allow for the guest's stalls$([[ $y != - && $((100 * allow)) -ge $((99 * y)) ]] && echo ": not judged"))" \
+	check "$desc: transition done $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s into the 30-s window, knob $v after, writable, 0 reaches the yield (cpu share $s0w); yielder's cpu share $sh <= 0.10; $ie of $y yields ineffective" \
 		test $rc = 0 -a "$v" = 1 -a -n "$(in_range "$sh" 0 0.10 && echo y)" \
-		-a -n "$(awk -v y="$y" -v i="$ie" -v s="$allow" 'BEGIN { if (y == "-" || (y > 0 && i <= y / 100 + s)) print "y" }')"
+		-a -n "$(awk -v y="$y" -v i="$ie" 'BEGIN { if (y == "-" || (y > 0 && i <= y / 100)) print "y" }')"
 }
 # knob_reaches: a write of 0 to the knob reaches the yield that runs (a
 # yielder in its own autogroup next to a hog gets half the CPU, 2 s; its
