@@ -26,7 +26,7 @@ export KVER PATCHED DURATION RESULTS
 
 .PHONY: all deps userspace selftests module livepatch kernel deb vm-test shell run demo check check-full check-debug check-faults \
 	checkpatch bench-share bench-mpi bench-cost bench-knoboff bench-module \
-	bench-pingpong bench-pingpong-all bench-mpi-all bench-latency bench-matrix bench-jobs clean help
+	bench-pingpong bench-pingpong-all bench-mpi-all bench-latency bench-matrix bench-placement bench-jobs clean help
 
 all: userspace selftests
 
@@ -173,6 +173,13 @@ bench-latency: deps
 # window (2 s); MATRIX=full: the full product instead of the default set.
 bench-matrix: deps
 	@DURATION=$(or $(DURATION),2) bash bench/matrix/run.sh $(KERNELS)
+
+# A job in a cgroup on a busy host: the yielder in a cpu cgroup of its own
+# against one in a session of its own, knob 1, placements alternating
+# window by window, BOOTS boots of each of KERNELS while stress-ng --cpu
+# BUSY runs on the host (bench/placement/; Documentation/results/shares.md)
+bench-placement: deps
+	@bash bench/placement/run.sh $(KERNELS)
 
 # Two parallel jobs of real runtimes (OpenMP: libomp, libgomp; oneTBB;
 # Open MPI) sharing two CPUs, placed as a batch system places them, knob 0

@@ -72,6 +72,8 @@ bench/pingpong/guest.sh|2|-F fig2 -n 0
 bench/cost/knoboff-guest.sh|2|-l 0 -o /dev/null
 bench/cost/knoboff-guest.sh|2|-r 2
 bench/jobs/guest.sh|2|-r 0
+bench/placement/guest.sh|2|results/bin /dev/null 0 8
+bench/placement/guest.sh|2|results/bin /dev/null 3 0.5
 bench/jobs/guest.sh|2|-w 5
 bench/jobs/guest.sh|2|-P nowhere
 bench/jobs/guest.sh|2|-R nothing
@@ -115,17 +117,19 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # a pipe, 2; the checks' machinery, 3; the jobs tables of the results
 # page and the README, 2; livepatch/extract.py and a stock variable, 1;
 # bench-jobs' refusals to mix runs, 2; one per matrix page (plain TCG and
-# -icount).
+# -icount); the placement page's, where there is one.
 matrix_pages=()
 for md in Documentation/results/matrix.md Documentation/results/matrix-icount/matrix.md; do
 	[[ -f $md ]] && matrix_pages+=("$md")
 done
+placement_page=0
+[[ ! -f Documentation/results/placement.csv ]] || placement_page=1
 planned=0
 for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 2 + 2 * 2 + 3 + 2 +
-	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 2 + ${#matrix_pages[@]} + 1 + 2))
+	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 2 + ${#matrix_pages[@]} + 1 + 2 + placement_page))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -420,6 +424,17 @@ if python3 bench/latency/report.py Documentation/results/latency.csv "$lat" --no
 		diff -q "$lat/latency.md" Documentation/results/latency.md
 else
 	not_ok "bench/latency/report.py reads Documentation/results/latency.csv"
+fi
+# the busy-host placement page, where one is committed
+if [[ -f Documentation/results/placement.csv ]]; then
+	pl=$tmp/placement-report
+	mkdir -p "$pl"
+	if python3 bench/placement/report.py Documentation/results/placement.csv "$pl" --no-plot; then
+		check "Documentation/results/placement.md is what bench/placement/report.py makes of placement.csv beside it" \
+			diff -q "$pl/placement.md" Documentation/results/placement.md
+	else
+		not_ok "bench/placement/report.py reads Documentation/results/placement.csv"
+	fi
 fi
 # the matrix pages: plain TCG, and the -icount runs in a folder of their own
 for md in "${matrix_pages[@]}"; do
