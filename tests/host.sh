@@ -117,13 +117,14 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # a pipe, 2; the checks' machinery, 3; the jobs tables of the results
 # page and the README, 2; livepatch/extract.py and a stock variable, 1;
 # bench-jobs' refusals to mix runs, 2; one per matrix page (plain TCG and
-# -icount); the placement page's, where there is one.
+# -icount); the placement report and the shares page that shows it, where
+# there is one.
 matrix_pages=()
 for md in Documentation/results/matrix.md Documentation/results/matrix-icount/matrix.md; do
 	[[ -f $md ]] && matrix_pages+=("$md")
 done
 placement_page=0
-[[ ! -f Documentation/results/placement.csv ]] || placement_page=1
+[[ ! -f Documentation/results/placement.csv ]] || placement_page=2
 planned=0
 for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
@@ -435,6 +436,8 @@ if [[ -f Documentation/results/placement.csv ]]; then
 	else
 		not_ok "bench/placement/report.py reads Documentation/results/placement.csv"
 	fi
+	check "Documentation/results/shares.md: the busy-host placement table it shows is placement.md beside it" \
+		python3 bench/pageblock.py --check Documentation/results/shares.md
 fi
 # the matrix pages: plain TCG, and the -icount runs in a folder of their own
 for md in "${matrix_pages[@]}"; do

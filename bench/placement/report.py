@@ -99,7 +99,7 @@ def main():
     busy = info.get("busy", "?")
     host = (f"`stress-ng --cpu {busy}` on the host beside the guest"
             if busy not in ("0", "?") else "nothing else started on the host")
-    md = ["## A job in a cgroup on a busy host", "",
+    md = ["### The yielder in a cgroup and in a session, busy host", "",
           f"Command: `{info.get('command', '?')}`; {info.get('date', '?')}; "
           f"{info.get('host', '?')}; {host}; guests of 2 vCPUs under QEMU "
           f"{info.get('accel', '?')}, knob 1. Data: "
