@@ -99,6 +99,8 @@ cpu-work|2|-c -1
 cpu-work|2|-W 5
 cpu-work|2|-r $tmp/none
 cpu-work|2|extra
+cpu-work|2|-U 0 -W 1,2
+cpu-work|2|-U 5 -d 1
 job-gomp|2|-n 0
 job-gomp|2|-w 7
 job-gomp|2|-N a=b
@@ -109,7 +111,7 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # The plan, counted from what the checks below go through: per series
 # 7 checks and 2 per patch; 3 on the ABI entry and the repository; 3
 # builds; a refusal each; the ping-pong strategies and rank 0's wait;
-# cpu-work's 2; yield-backoff.so's 2; 2 per MPI library; the module's 3 (W=1, DKMS install and
+# cpu-work's 3; yield-backoff.so's 2; 2 per MPI library; the module's 3 (W=1, DKMS install and
 # remove); links and variables; the latency report, one per ping-pong
 # report and the ping-pong and MPI pages that show reports, the livepatch
 # page's cost and share tables and the check report; a relative RESULTS
@@ -129,7 +131,7 @@ planned=0
 for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
-plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 2 + 2 * 2 + 3 + 2 +
+plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 3 + 2 * 2 + 3 + 2 +
 	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 2 + ${#matrix_pages[@]} + 1 + 2 + placement_page))
 
 for pdir in kernel-patches/v*/; do
@@ -266,6 +268,18 @@ units=$(sed -n 's/.*units=\([0-9]*\) .*/\1/p' "$tmp/cw-idle.out")
 out=$("$cw" -r "$tmp/cw-idle.log" -W "$((t0 + 100000000)),$((t0 + 600000000))")
 check "cpu-work -r -W: a 0.5 s window of its records, no more units than in all ($out; $units)" \
 	awk -v o="$out" -v u="${units:-0}" 'BEGIN { split(o, a, /[ =]/); exit !(a[6] == 500000000 && a[2] >= 0 && a[2] <= u) }'
+# cpu-work -U: a window's CPU time counted by its work (win_run_ns), where
+# the accounted CPU time lags by a tick. Records of 25-us units with a 2-ms
+# wait after every 40th, CPU time accounted in 4-ms steps; the window holds
+# 100 units, 2.5 ms of running, and no step of the accounting.
+awk 'BEGIN { t = 1000000000; run = 0; acct = 0
+	for (u = 0; u < 400; u++) {
+		print t, acct, u; t += 25000; run += 25000
+		if (u % 40 == 39) t += 2000000
+		if (run - acct >= 4000000) acct += 4000000 } }' >"$tmp/cw-synth.log"
+out=$("$cw" -r "$tmp/cw-synth.log" -W 1003250000,1009750000 -U 25000)
+check "cpu-work -r -W -U: win_run_ns counts the 2.5 ms of running in a window shorter than the accounting's step ($out)" \
+	grep -q '^win_units=100.0 win_cpu_ns=0 .* win_run_ns=2500000$' <<<"$out"
 # cpu-work's records leave the scheduler alone: reading CLOCK_THREAD_CPUTIME_ID
 # on the running task runs update_curr(), which on EEVDF hands the CPU on at
 # the end of the slice, not at a tick, as a program that only computes does;

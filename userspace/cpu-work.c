@@ -19,13 +19,20 @@
  * and, with -W START_NS,END_NS (CLOCK_MONOTONIC, e.g. a ping-pong's timed
  * loop), what it did inside that window, from the records around it:
  *   win_units=.. win_cpu_ns=.. win_ns=.. win_share=..
- * win_share is win_cpu_ns / win_ns. With -l FILE the window can be given
+ * win_share is win_cpu_ns / win_ns. win_cpu_ns is the CPU time the
+ * scheduler accounted, which lags by up to a tick: a measure for windows of
+ * many ticks. With -U NS_PER_UNIT (a unit's cost when nothing interrupts
+ * it, e.g. the ns_per_unit of a run alone on the CPU) the line ends with
+ *   win_run_ns=..
+ * win_units x NS_PER_UNIT, the time the task ran in the window counted by
+ * the work it did: exact to a unit at either end, the measure for windows
+ * of a few ticks or less. With -l FILE the window can be given
  * after the fact: it writes every record as "mono_ns cpu_ns units" and
  *   cpu-work -r FILE -W START_NS,END_NS
  * computes the window's line from that file.
  *
  * usage: cpu-work [-c CPU] [-i] [-d SECONDS] [-u UNIT_ITERS] [-l FILE]
- *        cpu-work -r FILE -W START_NS,END_NS
+ *        cpu-work -r FILE -W START_NS,END_NS [-U NS_PER_UNIT]
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -81,14 +88,15 @@ static void __attribute__((noreturn)) usage(void)
 {
 	fprintf(stderr,
 		"usage: cpu-work [-c CPU] [-i] [-d SECONDS] [-u UNIT_ITERS] [-l FILE]\n"
-		"       cpu-work -r FILE -W START_NS,END_NS\n"
+		"       cpu-work -r FILE -W START_NS,END_NS [-U NS_PER_UNIT]\n"
 		"  -c CPU         pin to CPU (default: stay where started)\n"
 		"  -i             run as SCHED_IDLE\n"
 		"  -d SECONDS     stop after SECONDS (default: at SIGTERM or SIGINT)\n"
 		"  -u UNIT_ITERS  hash iterations per unit of work (default 16384)\n"
 		"  -l FILE        write every record: mono_ns cpu_ns units\n"
 		"  -W S,E         report the work done between CLOCK_MONOTONIC S and E\n"
-		"  -r FILE        read the records of FILE instead of working\n");
+		"  -r FILE        read the records of FILE instead of working\n"
+		"  -U NS          with -W: also win_run_ns, the window's units x NS\n");
 	exit(2);
 }
 
@@ -142,7 +150,8 @@ static double cpu_at(const struct rec *r, long n, int64_t t, double *units)
 	return r[lo].cpu + f * (r[hi].cpu - r[lo].cpu);
 }
 
-static void window(const struct rec *r, long n, int64_t s, int64_t e)
+static void window(const struct rec *r, long n, int64_t s, int64_t e,
+		   double ns_per_unit)
 {
 	double u0, u1, c0, c1;
 
@@ -154,13 +163,16 @@ static void window(const struct rec *r, long n, int64_t s, int64_t e)
 	}
 	c0 = cpu_at(r, n, s, &u0);
 	c1 = cpu_at(r, n, e, &u1);
-	printf("win_units=%.1f win_cpu_ns=%.0f win_ns=%" PRId64 " win_share=%.5f\n",
+	printf("win_units=%.1f win_cpu_ns=%.0f win_ns=%" PRId64 " win_share=%.5f",
 	       u1 - u0, c1 - c0, e - s, (c1 - c0) / (double)(e - s));
+	if (ns_per_unit > 0)
+		printf(" win_run_ns=%.0f", (u1 - u0) * ns_per_unit);
+	putchar('\n');
 }
 
 int main(int argc, char **argv)
 {
-	long long cpu = -1, unit = 16384, dur_ns = 0;
+	long long cpu = -1, unit = 16384, dur_ns = 0, ns_unit = 0;
 	const char *logf = NULL, *readf = NULL;
 	int64_t win_s = 0, win_e = 0, t0, c0;
 	int idle = 0, opt, have_win = 0;
@@ -170,7 +182,7 @@ int main(int argc, char **argv)
 	long n = 0, i;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "c:id:u:l:W:r:h")) != -1) {
+	while ((opt = getopt(argc, argv, "c:id:u:l:W:r:U:h")) != -1) {
 		switch (opt) {
 		case 'c': cpu = parse_ll("-c", optarg, NULL, 0, CPU_SETSIZE - 1); break;
 		case 'i': idle = 1; break;
@@ -178,6 +190,7 @@ int main(int argc, char **argv)
 		case 'u': unit = parse_ll("-u", optarg, NULL, 1, 1LL << 30); break;
 		case 'l': logf = optarg; break;
 		case 'r': readf = optarg; break;
+		case 'U': ns_unit = parse_ll("-U", optarg, NULL, 1, 1000000000000LL); break;
 		case 'W':
 			win_s = parse_ll("-W", optarg, &end, 0, INT64_MAX);
 			if (*end != ',')
@@ -188,7 +201,7 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	if (optind != argc || (readf && !have_win))
+	if (optind != argc || (readf && !have_win) || (ns_unit && !have_win))
 		usage();
 	r = malloc(MAX_RECORDS * sizeof(*r));
 	if (!r) {
@@ -214,7 +227,7 @@ int main(int argc, char **argv)
 			r[n++].cpu = c;
 		}
 		fclose(f);
-		window(r, n, win_s, win_e);
+		window(r, n, win_s, win_e, (double)ns_unit);
 		return 0;
 	}
 
@@ -292,7 +305,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (have_win)
-		window(r, n, win_s, win_e);
+		window(r, n, win_s, win_e, (double)ns_unit);
 	fflush(stdout);
 	return 0;
 }

@@ -36,7 +36,10 @@
 # For idle and coloc: window_ns is rank 0's timed loop, wait_ns = window_ns
 # - ITER * DELAY_US (the straggler's computation is the only work the ranks
 # have to do; the rest of the window they wait or hand messages over),
-# co_cpu_ns the co-runner's CPU time in the window, co_share =
+# co_cpu_ns the co-runner's CPU time in the window, counted by its work:
+# the units it did there x a unit's cost alone on the CPU (cpu-work -U; the
+# CPU time the scheduler accounted lags by up to a tick, longer than most
+# of these windows), in units of CO_UNIT hash iterations, co_share =
 # co_cpu_ns / window_ns, harvest = co_cpu_ns / wait_ns.
 # Within a repeat every point runs at both knob values back to back, the
 # order alternating from one repeat to the next. Writes DIR/mpi-all.csv and
@@ -116,8 +119,15 @@ kv() { # kv KEY LINE
 	tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p"
 }
 
+# The co-runner's unit of work, in hash iterations: small, so that the
+# units of a window of a few ms count its CPU time to tens of us (19 us of
+# guest time under -icount), large enough that the records of a point's
+# run, a million at most, last (20 s of its CPU time under -icount)
+co_unit=2048
 # calibration: cpu-work alone on the CPU, 1 s
-cal=$("$bin/cpu-work" -c "$cpu" -d 1)
+cal=$("$bin/cpu-work" -c "$cpu" -u "$co_unit" -d 1)
+ns_unit=$(printf '%.0f' "$(kv ns_per_unit "$cal")")
+((ns_unit > 0)) || die "the calibration of cpu-work gave no cost per unit ($cal)"
 echo "bench-mpi-all: cpu-work alone on CPU $cpu: $cal" >&2
 # -a keeps the calibration of the run the rows are added to
 [[ $append == 1 && -s $out/calibration.csv ]] ||
@@ -156,10 +166,10 @@ for p in $parts; do
 				tag=$p-k$k-$lib-rep$r
 				co= copid=
 				if [[ $p == idle ]]; then
-					"$bin/cpu-work" -c "$cpu" -i -l "/tmp/$tag.log" >"/tmp/$tag.out" &
+					"$bin/cpu-work" -c "$cpu" -u "$co_unit" -i -l "/tmp/$tag.log" >"/tmp/$tag.out" &
 					copid=$!
 				elif [[ $p == coloc ]]; then
-					setsid "$bin/cpu-work" -c "$cpu" -l "/tmp/$tag.log" >"/tmp/$tag.out" &
+					setsid "$bin/cpu-work" -c "$cpu" -u "$co_unit" -l "/tmp/$tag.log" >"/tmp/$tag.out" &
 					copid=$!
 					sleep 0.1
 					# field 6 of /proc/PID/stat: the session
@@ -176,10 +186,11 @@ for p in $parts; do
 				if [[ -n $copid ]]; then
 					kill -TERM "$copid"
 					wait "$copid" || die "$tag: cpu-work failed"
-					co=$("$bin/cpu-work" -r "/tmp/$tag.log" -W "$win_s,$win_e")
+					co=$("$bin/cpu-work" -r "/tmp/$tag.log" -W "$win_s,$win_e" -U "$ns_unit")
 					rm -f "/tmp/$tag.log"
-					cocpu=$(kv win_cpu_ns "$co") units=$(kv win_units "$co")
-					share=$(kv win_share "$co")
+					cocpu=$(kv win_run_ns "$co") units=$(kv win_units "$co")
+					[[ -n $cocpu ]] || die "$tag: cpu-work -r printed no win_run_ns ($co)"
+					share=$(awk -v c="$cocpu" -v w="$window" 'BEGIN { printf "%.5f", (w > 0 ? c / w : 0) }')
 					harvest=$(awk -v c="$cocpu" -v w="$wait_ns" 'BEGIN { printf "%.4f", (w > 0 ? c / w : 0) }')
 				fi
 				echo "$p,$(uname -r),$k,$lib,$np,$r,$(kv mean_us "$line"),$(kv stddev_us "$line"),$(kv median_us "$line"),$(kv p99_us "$line"),$iters,$delay,$window,$wait_ns,$cocpu,$units,$share,$harvest,$(kv cpus "$line")" >>"$csv"
