@@ -132,7 +132,13 @@ check "beside a livepatch of another function (/proc/cmdline: $(cat /proc/cmdlin
 # of the CPU (the stock yield gives it half). With yield_stats loaded, no
 # yield was ineffective (the yielder picked again: the stock yield across
 # groups on 6.12, and in most of its yields beside a hog on 6.1) beyond
-# 1%: a stock window of 100 ms would show as hundreds. The yielder
+# 1% on CFS (6.1) and 5% on EEVDF (6.12, release 6.6 and later): the
+# stock yield gives the yielder half the CPU in yields of tens of us, so a
+# stock window of 100 ms shows as thousands, one of 20 ms as over 5% of
+# the window's 7500; on EEVDF a stall of the guest charged to the hog
+# leaves the yielder lag that makes some compat yields ineffective (the
+# contract's exception, userspace/stall.h), 18-142 of 7500 in make check's
+# runs. The yielder
 # switches to the new build at its first return to user space after the
 # transition starts. On 6.12 under single-threaded TCG the transition
 # ends only after the window: the livepatch core also rewrites the
@@ -143,8 +149,10 @@ check "beside a livepatch of another function (/proc/cmdline: $(cat /proc/cmdlin
 # CPU is held up by the transition's own work as well, and it counted
 # seconds of "stalls" on 6.12 where 18-26 of 7500 yields were ineffective.
 upgrade() {
-	local desc=$1 name=$2 ko t0 t1 out sh rc=0 v ys= y=- ie=-
+	local desc=$1 name=$2 ko t0 t1 out sh rc=0 v ys= y=- ie=- pct=1
 	shift 2
+	# EEVDF: release 6.6 and later
+	awk -v r="$(uname -r)" 'BEGIN { split(r, v, "[.-]"); exit !(v[1] > 6 || (v[1] == 6 && v[2] >= 6)) }' && pct=5
 	ko=$T/livepatch_compat_yield_next.ko
 	[[ $name == livepatch_compat_yield ]] && ko=$lpko
 	if [[ -n ${SCY_MODULE:-} ]]; then
@@ -165,9 +173,9 @@ upgrade() {
 	fi
 	v=$(cat $knob 2>/dev/null)
 	knob_reaches || rc=1
-	check "$desc: transition done $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s into the 30-s window, knob $v after, writable, 0 reaches the yield (cpu share $s0w); yielder's cpu share $sh <= 0.10; $ie of $y yields ineffective" \
+	check "$desc: transition done $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s into the 30-s window, knob $v after, writable, 0 reaches the yield (cpu share $s0w); yielder's cpu share $sh <= 0.10; $ie of $y yields ineffective (at most $pct%)" \
 		test $rc = 0 -a "$v" = 1 -a -n "$(in_range "$sh" 0 0.10 && echo y)" \
-		-a -n "$(awk -v y="$y" -v i="$ie" 'BEGIN { if (y == "-" || (y > 0 && i <= y / 100)) print "y" }')"
+		-a -n "$(awk -v y="$y" -v i="$ie" -v p="$pct" 'BEGIN { if (y == "-" || (y > 0 && i <= y * p / 100)) print "y" }')"
 }
 # knob_reaches: a write of 0 to the knob reaches the yield that runs (a
 # yielder in its own autogroup next to a hog gets half the CPU, 2 s; its
