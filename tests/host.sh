@@ -432,24 +432,22 @@ undoc=$(grep -rhoE 'SCY_[A-Z][A-Z0-9_]*' Makefile vm tests bench userspace kerne
 check "Documentation/variables.md lists every SCY_* variable the harness reads${undoc:+ (missing: $undoc)}" test -z "$undoc"
 # Committed reports are generated from their committed data: regenerate
 # and compare (a stale copy fails).
-lat=$tmp/latency-report
-mkdir -p "$lat"
-if python3 bench/latency/report.py Documentation/results/latency.csv "$lat" --no-plot; then
-	check "Documentation/results/latency.md is what bench/latency/report.py makes of latency.csv beside it" \
-		diff -q "$lat/latency.md" Documentation/results/latency.md
-else
-	not_ok "bench/latency/report.py reads Documentation/results/latency.csv"
-fi
+# report_current NAME: bench/NAME/report.py makes of
+# Documentation/results/NAME.csv the NAME.md committed beside it
+report_current() {
+	local d=$tmp/$1-report
+	mkdir -p "$d"
+	if python3 "bench/$1/report.py" "Documentation/results/$1.csv" "$d" --no-plot; then
+		check "Documentation/results/$1.md is what bench/$1/report.py makes of $1.csv beside it" \
+			diff -q "$d/$1.md" "Documentation/results/$1.md"
+	else
+		not_ok "bench/$1/report.py reads Documentation/results/$1.csv"
+	fi
+}
+report_current latency
 # the busy-host placement page, where one is committed
 if [[ -f Documentation/results/placement.csv ]]; then
-	pl=$tmp/placement-report
-	mkdir -p "$pl"
-	if python3 bench/placement/report.py Documentation/results/placement.csv "$pl" --no-plot; then
-		check "Documentation/results/placement.md is what bench/placement/report.py makes of placement.csv beside it" \
-			diff -q "$pl/placement.md" Documentation/results/placement.md
-	else
-		not_ok "bench/placement/report.py reads Documentation/results/placement.csv"
-	fi
+	report_current placement
 	check "Documentation/results/shares.md: the busy-host placement table it shows is placement.md beside it" \
 		python3 bench/pageblock.py --check Documentation/results/shares.md
 fi
