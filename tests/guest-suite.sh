@@ -122,8 +122,8 @@ module_block() {
 		# yield-stats-test at each knob value there is
 		knobs=(keep)
 		[[ $has_knob == 1 ]] && knobs=(0 1)
-		# 19 checks with the series' tracepoint, 11 without, and yield-stats-test
-		if [[ $tp == 1 ]]; then plan $((19 + ${#knobs[@]})); else plan $((11 + ${#knobs[@]})); fi
+		# 20 checks with the series' tracepoint, 11 without, and yield-stats-test
+		if [[ $tp == 1 ]]; then plan $((20 + ${#knobs[@]})); else plan $((11 + ${#knobs[@]})); fi
 		get() { cat $S/"$1" 2>/dev/null; }
 		check "yield_stats loads" insmod "$SCY_MODULE"
 		check "/sys/kernel/yield_stats holds exactly the files sysfs-abi/sysfs-kernel-yield_stats documents" \
@@ -166,12 +166,26 @@ module_block() {
 					skip "yield-share -k $k put the knob back to $((1 - k))" "not run"
 				done
 			fi
-			# the counts below are those of this run alone
+			# yield-share reads the counters at the edges of its
+			# measured window (after the warm-up): the counts below
+			# are the window's, while the workers ran side by side
 			echo 1 >$S/reset
 			kv=$("$SCY_BIN/yield-share" -d 1 -n 1 -k 1 -f kv 2>&1)
-			y=$(get yields) e=$(get effective) c=$(get compat)
 			mline=$(grep '^module yields=' <<<"$kv")
 			echo "# yield-share: $mline"
+			y=$(field yields "$mline") e=$(field effective "$mline") c=$(field compat "$mline")
+			yc=$(field yielder_counter "$(grep '^scenario=' <<<"$kv")")
+			# The yielder's loop counter and the module count the same
+			# yields in the window: both are read at its edges, the
+			# counter a moment before the module's counters; other
+			# tasks of the guest seldom yield.
+			check "the module's yields in yield-share's window match the yielder's loop count ($y against $yc)" \
+				awk -v y="$y" -v n="$yc" 'BEGIN { exit !(n > 0 && y >= n - 2 && y <= n + 2 + n / 50) }'
+			# The counters are files read one after another while the
+			# yielder runs, and a yield's outcome is counted when the
+			# yielder runs again: at each edge of the window one yield
+			# may be split between the counts (2 in all).
+			edge=2
 			# On EEVDF a stall of the guest charged to the hog leaves the
 			# yielder more lag than a compat yield gives up: it is
 			# picked again at once until that is spent; yield-share's
@@ -181,25 +195,23 @@ module_block() {
 			# CPU) nothing is allowed.
 			allow=$(field stall_allowance "$mline")
 			allow=${allow:-0}
-			echo "# knob 1, 1 hog: yields=$y effective=$e compat=$c ineffective=$(get ineffective) lost=$(get lost)"
+			echo "# knob 1, 1 hog, since the reset: yields=$(get yields) effective=$(get effective) compat=$(get compat) ineffective=$(get ineffective) lost=$(get lost)"
 			if [[ ${y:-0} -gt 0 && $allow -gt 0 && $((100 * allow)) -ge $((99 * y)) ]]; then
 				why="the guest stalled ($(field stalls "$mline") times, $(field stall_ms "$mline") ms): they may leave $allow of $y yields ineffective"
 				skip "yield-share reports the module's effective share, >= 0.99" "$why"
 				skip "knob 1, 1 hog: >= 99% of the yields were effective" "$why"
 			else
-				check "yield-share reports the module's effective share, >= 0.99 less $allow for the guest's stalls" \
-					awk -v l="$mline" -v s="$allow" 'BEGIN { n = split(l, a, /[ =]/)
+				check "yield-share reports the module's effective share, >= 0.99 less $allow for the guest's stalls and $edge at the edges" \
+					awk -v l="$mline" -v s="$((allow + edge))" 'BEGIN { n = split(l, a, /[ =]/)
 						exit !(n >= 7 && a[3] > 0 && a[7] >= 0.99 - s / a[3]) }'
-				check "knob 1, 1 hog: >= 99% of the yields were effective less $allow for the guest's stalls ($e of $y)" \
-					test "${y:-0}" -gt 0 -a $((100 * (${e:-0} + allow))) -ge $((99 * ${y:-1}))
+				check "knob 1, 1 hog: >= 99% of the yields were effective less $allow for the guest's stalls and $edge at the edges ($e of $y)" \
+					test "${y:-0}" -gt 0 -a $((100 * (${e:-0} + allow + edge))) -ge $((99 * ${y:-1}))
 			fi
-			# These counters take every task's yields (no filter_pid), and the
-			# yielder may call sched_yield() once before the hog, released at
-			# the same moment, is runnable: such a yield finds no rival and
-			# moves nothing. yield-stats-test below checks exact counts for
-			# one task against an always-runnable hog.
-			check "knob 1: >= 99% of the counted yields applied compat ($c of $y)" \
-				test "${y:-0}" -gt 0 -a $((100 * ${c:-0})) -ge $((99 * ${y:-1})) -a "${c:-0}" -le "${y:-0}"
+			# These counters take every task's yields (no filter_pid).
+			# yield-stats-test below checks exact counts for one task
+			# against an always-runnable hog.
+			check "knob 1: >= 99% of the window's yields applied compat less $edge at the edges ($c of $y)" \
+				test "${y:-0}" -gt 0 -a $((100 * (${c:-0} + edge))) -ge $((99 * ${y:-1})) -a "${c:-0}" -le $((${y:-0} + edge))
 		else
 			check "yield_stats on a stock kernel: compat unavailable" test "$(get compat_available)" = 0
 		fi

@@ -80,11 +80,12 @@ static void usage(FILE *f)
 		"  -h, --help              this text\n"
 		"\n"
 		"When the yield_stats module (module/) is loaded, the table and kv\n"
-		"formats also report how many yields of each run were effective\n"
-		"(another task ran before the yielder ran again), and the stalls a\n"
-		"thread on another CPU saw in the run (wake-ups late by more than\n"
-		"1 ms) with the number of yields they may have left ineffective\n"
-		"beside a hog (stall_allowance: per stall, its ticks + 1).\n"
+		"formats also report how many yields in each run's window were\n"
+		"effective (another task ran before the yielder ran again) and how\n"
+		"many took the compat path, and the stalls a thread on another CPU\n"
+		"saw in the window (wake-ups late by more than 1 ms) with the number\n"
+		"of yields they may have left ineffective beside a hog\n"
+		"(stall_allowance).\n"
 		"\n"
 		"Exit status: 0 ok, 1 a run failed, 2 usage error, 4 the placement\n"
 		"cannot be set up here (reason on stderr).\n",
@@ -113,16 +114,19 @@ static void scenario_name(char *buf, size_t len, const struct scy_config *c)
 
 /*
  * The yield_stats module (module/), when loaded, counts every fair-class
- * yield and whether another task ran before the yielder ran again. Read its
- * counters before and after a run; the difference covers the whole run,
- * and so does a probe of the guest's stalls (stall.h), whose allowance is
- * the number of yields they may have left ineffective beside a hog.
+ * yield and whether another task ran before the yielder ran again. Its
+ * counters are read at the edges of the measured window, so that their
+ * difference covers the yields of the window alone: not those of the
+ * warm-up, nor those the yielder may make alone on its CPU before the
+ * hogs are woken. A probe of the guest's stalls (stall.h) covers the same
+ * window; its allowance is the number of yields the stalls may have left
+ * ineffective beside a hog.
  */
 #define YS_DIR "/sys/kernel/yield_stats"
 
 struct ys_sample {
 	bool valid;
-	unsigned long long yields, effective;
+	unsigned long long yields, effective, compat;
 };
 
 static bool ys_read(const char *name, unsigned long long *v)
@@ -145,29 +149,51 @@ static struct ys_sample ys_sample(void)
 	struct ys_sample s = { 0 };
 
 	s.valid = ys_read("yields", &s.yields) &&
-		  ys_read("effective", &s.effective);
+		  ys_read("effective", &s.effective) &&
+		  ys_read("compat", &s.compat);
 	return s;
+}
+
+struct ys_window {
+	struct ys_sample start, end;
+	struct stall_probe st;
+	int busy_cpu;
+};
+
+static void ys_window_edge(void *arg, bool end)
+{
+	struct ys_window *w = arg;
+
+	if (!end) {
+		w->start = ys_sample();
+		if (w->start.valid)
+			stall_probe_start(&w->st, w->busy_cpu);
+	} else {
+		w->end = ys_sample();
+		stall_probe_stop(&w->st);
+	}
 }
 
 static void ys_print(FILE *f, enum format fmt, const struct ys_sample *a,
 		     const struct ys_sample *b, const struct stall_probe *st)
 {
-	unsigned long long y, e;
+	unsigned long long y, e, c;
 
 	if (!a->valid || !b->valid || fmt == FMT_CSV)
 		return;
 	y = b->yields - a->yields;
 	e = b->effective - a->effective;
+	c = b->compat - a->compat;
 	if (fmt == FMT_TABLE) {
-		fprintf(f, "  yield_stats module: %llu yields in the run, %llu effective (%.2f%%)\n",
-			y, e, y ? 100.0 * e / y : 0.0);
+		fprintf(f, "  yield_stats module: %llu yields in the window, %llu effective (%.2f%%), %llu compat\n",
+			y, e, y ? 100.0 * e / y : 0.0, c);
 		if (st->cpu >= 0)
 			fprintf(f, "  guest stalls seen from CPU %d: %u, %.1f ms (allowance %u ineffective yields)\n",
 				st->cpu, st->stalls, st->stall_ns / 1e6,
 				st->allowance);
 	} else {
-		fprintf(f, "module yields=%llu effective=%llu effective_share=%.6f",
-			y, e, y ? (double)e / y : 0.0);
+		fprintf(f, "module yields=%llu effective=%llu effective_share=%.6f compat=%llu",
+			y, e, y ? (double)e / y : 0.0, c);
 		if (st->cpu >= 0)
 			fprintf(f, " stall_allowance=%u stalls=%u stall_ms=%.1f",
 				st->allowance, st->stalls, st->stall_ns / 1e6);
@@ -312,14 +338,16 @@ int main(int argc, char **argv)
 	if (fmt == FMT_CSV)
 		scy_print_csv_header(out);
 	for (i = 0; i < repeat; i++) {
-		struct ys_sample ys0 = ys_sample(), ys1;
-		struct stall_probe st = { .cpu = -1 };
+		struct ys_window ysw = {
+			.st = { .cpu = -1 },
+			.busy_cpu = cfg.cpu,
+		};
 
-		if (ys0.valid)
-			stall_probe_start(&st, cfg.cpu);
+		cfg.window_edge = ys_window_edge;
+		cfg.edge_arg = &ysw;
 		ret = scy_run(&cfg, &res, err, sizeof(err));
-		stall_probe_stop(&st);
-		ys1 = ys_sample();
+		/* a run that failed inside the window leaves the probe running */
+		stall_probe_stop(&ysw.st);
 		if (ret) {
 			fprintf(stderr, "%s: %s: %s%s\n", cli_prog, scen,
 				ret == SCY_EUNSUPPORTED ?
@@ -342,7 +370,7 @@ int main(int argc, char **argv)
 			scy_print_kv(out, NULL, scen, knob, i + 1, &res);
 			break;
 		}
-		ys_print(out, fmt, &ys0, &ys1, &st);
+		ys_print(out, fmt, &ysw.start, &ysw.end, &ysw.st);
 		fflush(out);
 	}
 

@@ -491,6 +491,8 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 		snprintf(err, errlen, "cannot read the workers' CPU time");
 		goto out;
 	}
+	if (cfg.window_edge)
+		cfg.window_edge(cfg.edge_arg, false);
 	until = t0;
 	until.tv_sec += (time_t)cfg.duration_s;
 	until.tv_nsec += (long)((cfg.duration_s - (double)(time_t)cfg.duration_s) *
@@ -507,6 +509,8 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 		snprintf(err, errlen, "cannot read the workers' CPU time");
 		goto out;
 	}
+	if (cfg.window_edge)
+		cfg.window_edge(cfg.edge_arg, true);
 	res->wall_s = ts_diff(&t0, &t1);
 
 	for (i = 0; i < nr; i++) {

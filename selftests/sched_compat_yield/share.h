@@ -16,6 +16,7 @@
 #define SCY_SHARE_H
 
 #include <linux/types.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -53,6 +54,15 @@ struct scy_config {
 	int nr_hogs;			/* getppid workers besides worker 0 */
 	enum scy_role role0;		/* what worker 0 does */
 	enum scy_placement placement;
+	/*
+	 * If set, called in the caller's process right after the window's
+	 * first snapshot (end false) and right after its last (end true):
+	 * for counters that must cover the measured window and nothing else
+	 * (not the fork, the warm-up or the workers' exit). The second call
+	 * is not made when the run fails inside the window.
+	 */
+	void (*window_edge)(void *arg, bool end);
+	void *edge_arg;
 };
 
 struct scy_worker_result {
