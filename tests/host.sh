@@ -101,6 +101,7 @@ cpu-work|2|-r $tmp/none
 cpu-work|2|extra
 cpu-work|2|-U 0 -W 1,2
 cpu-work|2|-U 5 -d 1
+cpu-work|2|-R 1
 job-gomp|2|-n 0
 job-gomp|2|-w 7
 job-gomp|2|-N a=b
@@ -111,7 +112,7 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # The plan, counted from what the checks below go through: per series
 # 7 checks and 2 per patch; 3 on the ABI entry and the repository; 3
 # builds; a refusal each; the ping-pong strategies and rank 0's wait;
-# cpu-work's 3; yield-backoff.so's 2; 2 per MPI library; the module's 3 (W=1, DKMS install and
+# cpu-work's 4; yield-backoff.so's 2; 2 per MPI library; the module's 3 (W=1, DKMS install and
 # remove); links and variables; the latency report, one per ping-pong
 # report and the ping-pong and MPI pages that show reports, the livepatch
 # page's cost and share tables and the check report; a relative RESULTS
@@ -131,7 +132,7 @@ planned=0
 for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
-plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 3 + 2 * 2 + 3 + 2 +
+plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 4 + 2 * 2 + 3 + 2 +
 	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 2 + ${#matrix_pages[@]} + 1 + 2 + placement_page))
 
 for pdir in kernel-patches/v*/; do
@@ -280,6 +281,17 @@ awk 'BEGIN { t = 1000000000; run = 0; acct = 0
 out=$("$cw" -r "$tmp/cw-synth.log" -W 1003250000,1009750000 -U 25000)
 check "cpu-work -r -W -U: win_run_ns counts the 2.5 ms of running in a window shorter than the accounting's step ($out)" \
 	grep -q '^win_units=100.0 win_cpu_ns=0 .* win_run_ns=2500000$' <<<"$out"
+# cpu-work -R: a co-runner that fills its records works on, keeping the
+# last RECORDS: it runs its whole -d, the file holds RECORDS consecutive
+# units ending at its total, and a window inside them reads back
+"$cw" -u 64 -d 1 -R 1000 -l "$tmp/cw-ring.log" >"$tmp/cw-ring.out" 2>"$tmp/cw-ring.err"
+rc=$?
+units=$(sed -n 's/.*units=\([0-9]*\) .*/\1/p' "$tmp/cw-ring.out")
+wall=$(sed -n 's/.*wall_ns=\([0-9]*\) .*/\1/p' "$tmp/cw-ring.out")
+ring=$(awk 'NR == 1 { f = $3 } { l = $3 } END { print NR, f, l }' "$tmp/cw-ring.log")
+out=$("$cw" -r "$tmp/cw-ring.log" -W "$(sed -n '100s/ .*//p' "$tmp/cw-ring.log"),$(sed -n '900s/ .*//p' "$tmp/cw-ring.log")" 2>&1)
+check "cpu-work -R 1000: works its whole second past 1000 records and keeps the last 1000 (status $rc, wall_ns ${wall:-?}, units ${units:-?}; records, first and last unit: $ring; a window of them: $out)" \
+	bash -c '[[ $1 == 0 && ${2:-0} -ge 1000000000 && ${3:-0} -gt 1000 && $4 == "1000 $(($3 - 999)) $3" && $5 == win_units=800.0\ * ]]' - "$rc" "$wall" "$units" "$ring" "$out"
 # cpu-work's records leave the scheduler alone: reading CLOCK_THREAD_CPUTIME_ID
 # on the running task runs update_curr(), which on EEVDF hands the CPU on at
 # the end of the slice, not at a tick, as a program that only computes does;

@@ -29,9 +29,13 @@
  * of a few ticks or less. With -l FILE the window can be given
  * after the fact: it writes every record as "mono_ns cpu_ns units" and
  *   cpu-work -r FILE -W START_NS,END_NS
- * computes the window's line from that file.
+ * computes the window's line from that file. It keeps the last RECORDS
+ * records (-R, default 2^20): a co-runner that gets the CPU for long
+ * before the window (an MPI job's start-up) works on, dropping the oldest,
+ * and the records still reach back RECORDS units from its end.
  *
- * usage: cpu-work [-c CPU] [-i] [-d SECONDS] [-u UNIT_ITERS] [-l FILE]
+ * usage: cpu-work [-c CPU] [-i] [-d SECONDS] [-u UNIT_ITERS] [-R RECORDS]
+ *                 [-l FILE]
  *        cpu-work -r FILE -W START_NS,END_NS [-U NS_PER_UNIT]
  */
 #ifndef _GNU_SOURCE
@@ -49,7 +53,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_RECORDS	(1L << 20)
+#define DEF_RECORDS	(1L << 20)
 
 struct rec {
 	int64_t mono, cpu;
@@ -87,13 +91,15 @@ static int64_t thread_cpu_ns(void)
 static void __attribute__((noreturn)) usage(void)
 {
 	fprintf(stderr,
-		"usage: cpu-work [-c CPU] [-i] [-d SECONDS] [-u UNIT_ITERS] [-l FILE]\n"
+		"usage: cpu-work [-c CPU] [-i] [-d SECONDS] [-u UNIT_ITERS] [-R RECORDS]\n"
+		"                [-l FILE]\n"
 		"       cpu-work -r FILE -W START_NS,END_NS [-U NS_PER_UNIT]\n"
 		"  -c CPU         pin to CPU (default: stay where started)\n"
 		"  -i             run as SCHED_IDLE\n"
 		"  -d SECONDS     stop after SECONDS (default: at SIGTERM or SIGINT)\n"
 		"  -u UNIT_ITERS  hash iterations per unit of work (default 16384)\n"
-		"  -l FILE        write every record: mono_ns cpu_ns units\n"
+		"  -R RECORDS     keep the last RECORDS records (default 1048576)\n"
+		"  -l FILE        write the records kept: mono_ns cpu_ns units\n"
 		"  -W S,E         report the work done between CLOCK_MONOTONIC S and E\n"
 		"  -r FILE        read the records of FILE instead of working\n"
 		"  -U NS          with -W: also win_run_ns, the window's units x NS\n");
@@ -173,21 +179,23 @@ static void window(const struct rec *r, long n, int64_t s, int64_t e,
 int main(int argc, char **argv)
 {
 	long long cpu = -1, unit = 16384, dur_ns = 0, ns_unit = 0;
+	long max = DEF_RECORDS, first = 0, cap;
 	const char *logf = NULL, *readf = NULL;
 	int64_t win_s = 0, win_e = 0, t0, c0;
 	int idle = 0, opt, have_win = 0;
 	struct sigaction sa;
-	struct rec *r;
+	struct rec *r, *last;
 	uint64_t h = 0x9e3779b97f4a7c15ULL;
 	long n = 0, i;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "c:id:u:l:W:r:U:h")) != -1) {
+	while ((opt = getopt(argc, argv, "c:id:u:R:l:W:r:U:h")) != -1) {
 		switch (opt) {
 		case 'c': cpu = parse_ll("-c", optarg, NULL, 0, CPU_SETSIZE - 1); break;
 		case 'i': idle = 1; break;
 		case 'd': dur_ns = parse_ll("-d", optarg, NULL, 1, 86400) * 1000000000LL; break;
 		case 'u': unit = parse_ll("-u", optarg, NULL, 1, 1LL << 30); break;
+		case 'R': max = parse_ll("-R", optarg, NULL, 2, 1LL << 26); break;
 		case 'l': logf = optarg; break;
 		case 'r': readf = optarg; break;
 		case 'U': ns_unit = parse_ll("-U", optarg, NULL, 1, 1000000000000LL); break;
@@ -203,7 +211,9 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc || (readf && !have_win) || (ns_unit && !have_win))
 		usage();
-	r = malloc(MAX_RECORDS * sizeof(*r));
+	/* a file holds the records of any -R: the reader grows its array */
+	cap = readf ? 1024 : max;
+	r = malloc(cap * sizeof(*r));
 	if (!r) {
 		fprintf(stderr, "cpu-work: out of memory\n");
 		return 1;
@@ -217,11 +227,24 @@ int main(int argc, char **argv)
 			fprintf(stderr, "cpu-work: %s: %s\n", readf, strerror(errno));
 			return 1;
 		}
-		while (n < MAX_RECORDS && fscanf(f, "%lld %lld %lld", &m, &c, &u) == 3) {
-			if (u != n) {
+		/* consecutive units, from the first one kept */
+		while (fscanf(f, "%lld %lld %lld", &m, &c, &u) == 3) {
+			if (!n)
+				first = u;
+			if (u != first + n) {
 				fprintf(stderr, "cpu-work: %s: record %ld is unit %lld\n",
 					readf, n, u);
 				return 1;
+			}
+			if (n == cap) {
+				struct rec *g = realloc(r, 2 * cap * sizeof(*r));
+
+				if (!g) {
+					fprintf(stderr, "cpu-work: out of memory\n");
+					return 1;
+				}
+				r = g;
+				cap *= 2;
 			}
 			r[n].mono = m;
 			r[n++].cpu = c;
@@ -255,13 +278,16 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	/* touch the record array now, not while working */
-	memset(r, 0, MAX_RECORDS * sizeof(*r));
+	memset(r, 0, max * sizeof(*r));
 
+	/* record n goes to r[n % max]: the last max records are kept */
 	t0 = clock_ns(CLOCK_MONOTONIC);
 	c0 = thread_cpu_ns();
-	r[n].mono = t0;
-	r[n++].cpu = c0;
-	while (!stop && n < MAX_RECORDS) {
+	r[0].mono = t0;
+	r[0].cpu = c0;
+	last = &r[0];
+	n = 1;
+	while (!stop) {
 		/* one unit: a 64-bit multiply-xorshift hash chain */
 		for (i = 0; i < unit; i++) {
 			h ^= h >> 29;
@@ -269,10 +295,11 @@ int main(int argc, char **argv)
 			h ^= (uint64_t)i;
 		}
 		__asm__ __volatile__("" : : "r"(h));
-		r[n].mono = clock_ns(CLOCK_MONOTONIC);
-		r[n].cpu = thread_cpu_ns();
+		last = &r[n % max];
+		last->mono = clock_ns(CLOCK_MONOTONIC);
+		last->cpu = thread_cpu_ns();
 		n++;
-		if (dur_ns && r[n - 1].mono - t0 >= dur_ns)
+		if (dur_ns && last->mono - t0 >= dur_ns)
 			break;
 	}
 	/*
@@ -280,16 +307,32 @@ int main(int argc, char **argv)
 	 * the signal even when it came between a record and the test of stop
 	 * (a window that ended before the signal is then inside them).
 	 */
-	if (stop && n < MAX_RECORDS) {
-		r[n].mono = clock_ns(CLOCK_MONOTONIC);
-		r[n].cpu = thread_cpu_ns();
+	if (stop) {
+		last = &r[n % max];
+		last->mono = clock_ns(CLOCK_MONOTONIC);
+		last->cpu = thread_cpu_ns();
 		n++;
 	}
-	if (n == MAX_RECORDS)
-		fprintf(stderr, "cpu-work: record buffer full, stopped early\n");
 	printf("units=%ld cpu_ns=%" PRId64 " wall_ns=%" PRId64 " ns_per_unit=%.1f hash=%016" PRIx64 "\n",
-	       n - 1, r[n - 1].cpu - c0, r[n - 1].mono - t0,
-	       n > 1 ? (double)(r[n - 1].cpu - c0) / (n - 1) : 0.0, h);
+	       n - 1, last->cpu - c0, last->mono - t0,
+	       (double)(last->cpu - c0) / (n - 1), h);
+	if (n > max) {
+		/* put the records kept in order: oldest first */
+		struct rec *o = malloc(max * sizeof(*r));
+
+		if (!o) {
+			fprintf(stderr, "cpu-work: out of memory\n");
+			return 1;
+		}
+		first = n - max;
+		for (i = 0; i < max; i++)
+			o[i] = r[(first + i) % max];
+		free(r);
+		r = o;
+		fprintf(stderr, "cpu-work: kept the last %ld of %ld records (-R %ld)\n",
+			max, n, max);
+		n = max;
+	}
 	if (logf) {
 		FILE *f = fopen(logf, "w");
 
@@ -298,7 +341,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		for (i = 0; i < n; i++)
-			fprintf(f, "%" PRId64 " %" PRId64 " %ld\n", r[i].mono, r[i].cpu, i);
+			fprintf(f, "%" PRId64 " %" PRId64 " %ld\n", r[i].mono, r[i].cpu,
+				first + i);
 		if (fclose(f)) {
 			fprintf(stderr, "cpu-work: %s: write failed\n", logf);
 			return 1;
