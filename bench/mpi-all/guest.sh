@@ -171,8 +171,14 @@ for p in $parts; do
 				elif [[ $p == coloc ]]; then
 					setsid "$bin/cpu-work" -c "$cpu" -u "$co_unit" -l "/tmp/$tag.log" >"/tmp/$tag.out" &
 					copid=$!
-					sleep 0.1
-					# field 6 of /proc/PID/stat: the session
+					# setsid (not a group leader here) calls setsid()
+					# and then execs cpu-work in the same process: once
+					# that runs, field 6 of /proc/PID/stat, the session,
+					# is its pid
+					until [[ $(readlink "/proc/$copid/exe" 2>/dev/null) == */cpu-work ]]; do
+						kill -0 "$copid" 2>/dev/null || die "$tag: the hog exited at its start"
+						sleep 0.01
+					done
 					[[ $(cut -d' ' -f6 "/proc/$copid/stat") == "$copid" ]] ||
 						die "$tag: the hog is not in a session of its own"
 				fi
