@@ -175,17 +175,18 @@ module_block() {
 			echo "# yield-share: $mline"
 			y=$(field yields "$mline") e=$(field effective "$mline") c=$(field compat "$mline")
 			yc=$(field yielder_counter "$(grep '^scenario=' <<<"$kv")")
+			# The counters are files read one after another while the
+			# yielder runs (yield-share reports the yields made
+			# meanwhile, edge_yields), and a yield's outcome is counted
+			# when the yielder runs again (one in flight at each edge).
+			ey=$(field edge_yields "$mline")
+			edge=$((2 + ${ey:-0}))
 			# The yielder's loop counter and the module count the same
 			# yields in the window: both are read at its edges, the
 			# counter a moment before the module's counters; other
 			# tasks of the guest seldom yield.
-			check "the module's yields in yield-share's window match the yielder's loop count ($y against $yc)" \
-				awk -v y="$y" -v n="$yc" 'BEGIN { exit !(n > 0 && y >= n - 2 && y <= n + 2 + n / 50) }'
-			# The counters are files read one after another while the
-			# yielder runs, and a yield's outcome is counted when the
-			# yielder runs again: at each edge of the window one yield
-			# may be split between the counts (2 in all).
-			edge=2
+			check "the module's yields in yield-share's window match the yielder's loop count ($y against $yc, $edge at the edges)" \
+				awk -v y="$y" -v n="$yc" -v d="$edge" 'BEGIN { exit !(n > 0 && y >= n - d - n / 50 && y <= n + d + n / 50) }'
 			# On EEVDF a stall of the guest charged to the hog leaves the
 			# yielder more lag than a compat yield gives up: it is
 			# picked again at once until that is spent; yield-share's

@@ -82,10 +82,11 @@ static void usage(FILE *f)
 		"When the yield_stats module (module/) is loaded, the table and kv\n"
 		"formats also report how many yields in each run's window were\n"
 		"effective (another task ran before the yielder ran again) and how\n"
-		"many took the compat path, and the stalls a thread on another CPU\n"
-		"saw in the window (wake-ups late by more than 1 ms) with the number\n"
-		"of yields they may have left ineffective beside a hog\n"
-		"(stall_allowance).\n"
+		"many took the compat path (edge_yields: the yields made while the\n"
+		"counters were read at the window's edges, how far those counts may\n"
+		"be off), and the stalls a thread on another CPU saw in the window\n"
+		"(wake-ups late by more than 1 ms) with the number of yields they may\n"
+		"have left ineffective beside a hog (stall_allowance).\n"
 		"\n"
 		"Exit status: 0 ok, 1 a run failed, 2 usage error, 4 the placement\n"
 		"cannot be set up here (reason on stderr).\n",
@@ -127,6 +128,8 @@ static void scenario_name(char *buf, size_t len, const struct scy_config *c)
 struct ys_sample {
 	bool valid;
 	unsigned long long yields, effective, compat;
+	/* yields counted while the files were read: the most one may lag */
+	unsigned long long during;
 };
 
 static bool ys_read(const char *name, unsigned long long *v)
@@ -147,10 +150,18 @@ static bool ys_read(const char *name, unsigned long long *v)
 static struct ys_sample ys_sample(void)
 {
 	struct ys_sample s = { 0 };
+	unsigned long long again;
 
+	/*
+	 * One file per counter, read while the yielder runs: yields is read
+	 * again last, so that the yields made meanwhile bound how far the
+	 * other counts may be off from it.
+	 */
 	s.valid = ys_read("yields", &s.yields) &&
 		  ys_read("effective", &s.effective) &&
-		  ys_read("compat", &s.compat);
+		  ys_read("compat", &s.compat) &&
+		  ys_read("yields", &again) && again >= s.yields;
+	s.during = s.valid ? again - s.yields : 0;
 	return s;
 }
 
@@ -177,23 +188,24 @@ static void ys_window_edge(void *arg, bool end)
 static void ys_print(FILE *f, enum format fmt, const struct ys_sample *a,
 		     const struct ys_sample *b, const struct stall_probe *st)
 {
-	unsigned long long y, e, c;
+	unsigned long long y, e, c, d;
 
 	if (!a->valid || !b->valid || fmt == FMT_CSV)
 		return;
 	y = b->yields - a->yields;
 	e = b->effective - a->effective;
 	c = b->compat - a->compat;
+	d = a->during + b->during;
 	if (fmt == FMT_TABLE) {
-		fprintf(f, "  yield_stats module: %llu yields in the window, %llu effective (%.2f%%), %llu compat\n",
-			y, e, y ? 100.0 * e / y : 0.0, c);
+		fprintf(f, "  yield_stats module: %llu yields in the window, %llu effective (%.2f%%), %llu compat; %llu made while the counters were read\n",
+			y, e, y ? 100.0 * e / y : 0.0, c, d);
 		if (st->cpu >= 0)
 			fprintf(f, "  guest stalls seen from CPU %d: %u, %.1f ms (allowance %u ineffective yields)\n",
 				st->cpu, st->stalls, st->stall_ns / 1e6,
 				st->allowance);
 	} else {
-		fprintf(f, "module yields=%llu effective=%llu effective_share=%.6f compat=%llu",
-			y, e, y ? (double)e / y : 0.0, c);
+		fprintf(f, "module yields=%llu effective=%llu effective_share=%.6f compat=%llu edge_yields=%llu",
+			y, e, y ? (double)e / y : 0.0, c, d);
 		if (st->cpu >= 0)
 			fprintf(f, " stall_allowance=%u stalls=%u stall_ms=%.1f",
 				st->allowance, st->stalls, st->stall_ns / 1e6);
