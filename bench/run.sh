@@ -61,7 +61,7 @@ esac
 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "$tmo" -- bash -c "$cmd"
 cat "$out/job.log"
 if [[ $what == share ]]; then
-	awk -F, -f "$SCY_REPO/bench/share/table.awk" "$out/share.csv" >"$out/share.md"
+	python3 "$SCY_REPO/bench/share/table.py" "$out/share.csv" >"$out/share.md"
 	gnuplot -e "in='$out/share.csv'; out='$out/share.png'" "$SCY_REPO/bench/share/plot.gp"
 	cat "$out/share.md"
 fi

@@ -121,7 +121,7 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # page and the README, 2; livepatch/extract.py and a stock variable, 1;
 # bench-jobs' refusals to mix runs, 2; one per matrix page (plain TCG and
 # -icount); the placement report and the shares page that shows it, where
-# there is one.
+# there is one; the share tables of the shares and livepatch pages, 2.
 matrix_pages=()
 for md in Documentation/results/matrix.md Documentation/results/matrix-icount/matrix.md; do
 	[[ -f $md ]] && matrix_pages+=("$md")
@@ -133,7 +133,7 @@ for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 4 + 2 * 2 + 3 + 2 +
-	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 2 + ${#matrix_pages[@]} + 1 + 2 + placement_page))
+	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 2 + ${#matrix_pages[@]} + 1 + 2 + placement_page + 2))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -495,6 +495,10 @@ check "Documentation/results/livepatch.md: the cost table is what bench/cost/com
 	python3 bench/cost/compare.py --check Documentation/results/livepatch.md
 check "Documentation/results/livepatch.md: the like-for-like share table is what bench/share/compare.py makes of the CSVs beside it" \
 	python3 bench/share/compare.py --check Documentation/results/livepatch.md
+for page in shares livepatch; do
+	check "Documentation/results/$page.md: each run's share table is what bench/share/table.py makes of its CSV" \
+		python3 bench/share/table.py --check "Documentation/results/$page.md"
+done
 check "Documentation/results/pingpong.md: the tables it shows are the ping-pong reports beside it" \
 	python3 bench/pageblock.py --check Documentation/results/pingpong.md
 check "Documentation/results/mpi.md: the tables it shows are the MPI report beside it" \
