@@ -72,7 +72,8 @@ for k in "${kernels[@]}"; do
 done
 # the commands of earlier runs whose rows this one added to
 prior=
-[[ $append != 1 ]] || prior=$(sed -n '/^also=/p; s/^command=/also=/p' "$csv.info" 2>/dev/null)
+# (an appended CSV may come without its .info: nothing to carry over then)
+[[ $append != 1 || ! -f $csv.info ]] || prior=$(sed -n '/^also=/p; s/^command=/also=/p' "$csv.info")
 {
 	[[ -z $prior ]] || echo "$prior"
 	echo "command=REPS=$reps STEPS=$steps WORK=$work${RUNTIMES:+ RUNTIMES=\"$RUNTIMES\"}${PLACEMENTS:+ PLACEMENTS=\"$PLACEMENTS\"} make bench-jobs KERNELS=\"${kernels[*]}\""
