@@ -119,11 +119,11 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # made absolute by vm/lib.sh and by the Makefile; kernel reports read from
 # a pipe, 2; the checks' machinery, 3; the jobs tables of the results
 # page and the README, 2; livepatch/extract.py and a stock variable, 1;
-# bench-jobs' refusals to mix runs, 2; one per matrix page (plain TCG and
-# -icount); the placement report and the shares page that shows it, where
+# bench-jobs' refusals to mix runs, 2; one per matrix page (plain TCG,
+# -icount, the full product); the placement report and the shares page that shows it, where
 # there is one; the share tables of the shares and livepatch pages, 2.
 matrix_pages=()
-for md in Documentation/results/matrix.md Documentation/results/matrix-icount/matrix.md; do
+for md in Documentation/results/matrix.md Documentation/results/matrix{-icount,-full}/matrix.md; do
 	[[ -f $md ]] && matrix_pages+=("$md")
 done
 placement_page=0
@@ -463,7 +463,8 @@ if [[ -f Documentation/results/placement.csv ]]; then
 	check "Documentation/results/shares.md: the busy-host placement table it shows is placement.md beside it" \
 		python3 bench/pageblock.py --check Documentation/results/shares.md
 fi
-# the matrix pages: plain TCG, and the -icount runs in a folder of their own
+# the matrix pages: plain TCG, and the -icount runs and the full product
+# in folders of their own
 for md in "${matrix_pages[@]}"; do
 	d=$(dirname "$md")
 	mat=$tmp/matrix-report-$(basename "$d")

@@ -6,11 +6,12 @@
 # with its own limits, not make check's guard, in a guest of each KERNEL
 # (default: 6.12-patched 6.1-patched), 2 vCPUs under plain TCG. Writes
 # $RESULTS/bench-matrix/matrix.{csv,md,png} (bench-matrix-icount with
-# ICOUNT): every window (CSV, the kernel's name in front), and per cell the
-# verdict line's figures (p99 and max time away per yield at knob 1 against
-# the limit, the shares), from each guest's TAP (matrix-KERNEL.tap).
+# ICOUNT, bench-matrix-full with MATRIX=full): every window (CSV, the
+# kernel's name in front), and per cell the verdict line's figures (p99
+# and max time away per yield at knob 1 against the limit, the shares),
+# from each guest's TAP (matrix-KERNEL.tap).
 # DURATION: seconds per window (default 2); MATRIX=full: the full product
-# (930 cells, about 45 minutes per kernel at 0.6-s windows) instead of the
+# (930 cells, about 40 minutes per kernel at 0.6-s windows) instead of the
 # default set. ICOUNT=SHIFT: the guests under QEMU -icount (vm/run.sh's
 # SCY_ICOUNT; guest time is executed instructions, the vCPUs take turns on
 # one host thread): figures free of the host's load, except in the migrate
@@ -23,17 +24,17 @@ set -euo pipefail
 kernels=("$@")
 [[ ${#kernels[@]} -gt 0 ]] || kernels=(6.12-patched 6.1-patched)
 dur=${DURATION:-2}
-set_args=()
+set_args=() full=
 case ${MATRIX:-default} in
 default) ;;
-full) set_args=(-F) ;;
+full) set_args=(-F) full=1 ;;
 *) die "MATRIX must be default or full, not '$MATRIX'" ;;
 esac
 icount=${ICOUNT:-}
 [[ -z $icount || $icount =~ ^[0-9]$ ]] || die "ICOUNT must be a shift of 0..9 (got '$icount')"
-# the -icount runs have a page of their own
-out=$RESULTS/bench-matrix${icount:+-icount}
-page=Documentation/results${icount:+/matrix-icount}
+# the -icount runs and the full product have pages of their own
+out=$RESULTS/bench-matrix${icount:+-icount}${full:+-full}
+page=Documentation/results${icount:+/matrix-icount}${full:+/matrix-full}
 mkdir -p "$out"
 make -s -C "$SCY_REPO" selftests RESULTS="$RESULTS" >&2
 csv=$out/matrix.csv
