@@ -120,8 +120,9 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # a pipe, 2; the checks' machinery, 3; the jobs tables of the results
 # page and the README, 2; livepatch/extract.py and a stock variable, 1;
 # bench-jobs' refusals to mix runs, 2; one per matrix page (plain TCG,
-# -icount, the full product); the placement report and the shares page that shows it, where
-# there is one; the share tables of the shares and livepatch pages, 2.
+# -icount, the full product); the placement report and the shares page
+# that shows it, where there is one; the share tables of the shares and
+# livepatch pages, 2.
 matrix_pages=()
 for md in Documentation/results/matrix.md Documentation/results/matrix{-icount,-full}/matrix.md; do
 	[[ -f $md ]] && matrix_pages+=("$md")
