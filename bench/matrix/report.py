@@ -22,7 +22,8 @@ VERDICT = re.compile(
     r"rivals=(?P<rivals>\S+) event=(?P<event>\S+): "
     r"k1 p99 (?P<p99>[\d.]+)ms (?:<=|>) (?P<lim99>[\d.]+), "
     r"max (?P<max>[\d.]+)ms (?:<=|>) (?P<limmax>[\d.]+) "
-    r"\(k0 p99 (?P<k0>[\d.]+) at k1's rank, (?P<basekind>no-event|no-sibling|k1) p99 (?P<base>[\d.]+)(?: x(?P<turns>\d+))?\)"
+    r"\(k0 p99 (?P<k0>[\d.]+) at k1's rank, (?P<basekind>no-event|no-sibling|k1) p99 (?P<base>[\d.]+)(?: x(?P<turns>\d+))?"
+    r"(?:, heavy (?P<heavy>[\d.]+))?\)"
     r"(?:; (?P<rest>.*))?$")
 HEAD = re.compile(r"^# kernel (?P<rel>\S+), knob \d, tick (?P<tick>[\d.]+) ms")
 
@@ -55,6 +56,8 @@ def load_tap(path):
                 r["rest"] = re.sub(r"\s*\[.*$", "", r["rest"] or "")
                 # sibling: the base counts that many turns of the no-sibling p99
                 r["times"] = f" x{r['turns']}" if r["turns"] else ""
+                # nice-flip, policy-flip: the heavy state's no-event p99 too
+                r["times"] += f" / {r['heavy']} heavy" if r["heavy"] else ""
                 rows.append(r)
     return rows, rel, tick, skips
 
@@ -78,7 +81,8 @@ def plot(per_kernel, outdir):
             f.write(f"# {k}\n")
             for r in rows:
                 base = max(float(r["k0"]),
-                           float(r["base"]) * int(r["turns"] or 1))
+                           float(r["base"]) * int(r["turns"] or 1),
+                           float(r["heavy"] or 0))
                 f.write(f"{base} {r['p99']} {r['max']}\n")
             f.write("\n\n")
     png = os.path.join(outdir, "matrix.png")
@@ -89,7 +93,7 @@ def plot(per_kernel, outdir):
     gp = f"""set terminal pngcairo size 1000,700 font ",10" noenhanced
 set output "{png}"
 set title "Time away per yield at knob 1 against its base, one point per cell"
-set xlabel "base: max(knob-0 tail at knob 1's p99 rank, knob-1 p99 without the event; x3 without the sibling) (ms)"
+set xlabel "base: max(knob-0 tail at knob 1's p99 rank, knob-1 p99 without the event, light or heavy; x3 without the sibling) (ms)"
 set ylabel "knob 1 (ms)"
 set logscale xy
 set key top left
@@ -123,7 +127,9 @@ def main():
              "sibling), runs each at knob 0 and 1 and judges knob 1 with the "
              "contract's own limits: p99 time away per yield at most its base "
              "(the larger of knob 0's tail at knob 1's p99 rank and the cell's "
-             "knob-1 p99 without its event) plus one tick, the maximum at most "
+             "knob-1 p99 without its event; where rival 1 flips by nice or "
+             "policy, of both its states, light and heavy: while it weighs "
+             "nice 0 the yielder waits for its turn too) plus one tick, the maximum at most "
              "the base plus two ticks (where a rival's weight flips, also at "
              "most the larger of knob 0's own p99 and the no-event p99 plus two "
              "ticks: a reweight adds no stall; with the long slice the maximum, "

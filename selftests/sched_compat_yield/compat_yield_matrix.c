@@ -97,7 +97,12 @@
  * its topology without it at knob 1 (its no-event window; for sibling: the
  * cell without the sibling), measured once per topology and shared with
  * every cell of that topology (it is the knob-1 window of the topology's
- * event-free cell).  Every window sets its groups up afresh, so that no
+ * event-free cell); a nice-flip or policy-flip cell also needs its heavy
+ * state at knob 1 (rival 1 at nice 0 throughout, the rivals listed
+ * heaviest first: that topology's no-event window, shared alike), since
+ * while rival 1 weighs nice 0 the yielder waits for its turn as well and
+ * the rivals' total weight is larger (G2: the wait grows with them).
+ * Every window sets its groups up afresh, so that no
  * scheduler state carries over.  A window lasts -d SECONDS (default 0.6,
  * 0.3 to 30) after a warm-up of a third of that, at most 0.2 s.  Per
  * window: yields, time away per yield p50/p99/max, each task's CPU share
@@ -105,7 +110,8 @@
  *
  * Verdict per cell (tick = resolution of CLOCK_MONOTONIC_COARSE, 1/HZ;
  * base = max(knob 0's tail at the rank of knob 1's p99, p99 of the
- * no-event window at knob 1); knob 0 makes more yields, many of which
+ * no-event window at knob 1, for nice-flip and policy-flip the larger of
+ * its light and heavy states'); knob 0 makes more yields, many of which
  * return at once, so its own p99 is over more samples and can leave out
  * the one long wait an event causes at either knob value: its
  * ceil(n1 / 100)-th longest sample is compared, n1 the samples at knob 1):
@@ -120,7 +126,8 @@
  *     at most 100 samples, which is their longest, + 1 tick);
  *   - where a rival's weight flips (nice, policy, cpu.weight, cpu.idle), no stall
  *     after a reweight: max at knob 1 <= the larger of knob 0's own p99
- *     and the no-event p99, + 2 ticks (a reweight that left a rival a
+ *     and the no-event p99 (of both states for nice-flip and
+ *     policy-flip), + 2 ticks (a reweight that left a rival a
  *     request of its old weight's virtual length, about 100 ms, kept the
  *     yielder away that long at either knob value, which knob 0's tail,
  *     and so the base, took in; -W reports this limit without judging it,
@@ -1608,7 +1615,8 @@ struct base_entry {
 	struct win w;
 };
 
-static struct base_entry *bases;
+/* each entry allocated on its own: cell runs keep pointers to them */
+static struct base_entry **bases;
 static int nr_bases;
 
 static bool topo_eq(const struct topo *a, const struct topo *b)
@@ -1628,22 +1636,28 @@ static struct win *base_find(const struct topo *t)
 	int i;
 
 	for (i = 0; i < nr_bases; i++)
-		if (topo_eq(&bases[i].t, t))
-			return &bases[i].w;
+		if (topo_eq(&bases[i]->t, t))
+			return &bases[i]->w;
 	return NULL;
 }
 
 static struct win *base_add(const struct topo *t, const struct win *w)
 {
-	struct base_entry *nb;
+	struct base_entry **nb, *e;
 
-	nb = realloc(bases, (nr_bases + 1) * sizeof(*bases));
-	if (!nb)
+	e = malloc(sizeof(*e));
+	if (!e)
 		return NULL;
+	nb = realloc(bases, (nr_bases + 1) * sizeof(*bases));
+	if (!nb) {
+		free(e);
+		return NULL;
+	}
 	bases = nb;
-	bases[nr_bases].t = *t;
-	bases[nr_bases].w = *w;
-	return &bases[nr_bases++].w;
+	e->t = *t;
+	e->w = *w;
+	bases[nr_bases++] = e;
+	return &e->w;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1656,15 +1670,72 @@ static const char *le(bool ok)
 
 /* The windows of a cell, measured */
 struct cell_run {
-	struct win k0, k1, nb;
+	struct win k0, k1, nb, nh;
 	const struct win *base;	/* nb, k1 or a shared window */
+	const struct win *heavy; /* nice/policy-flip: nh or a shared window */
 	struct win *fail;	/* the window that failed to run */
 };
 
 /*
+ * The heavy state of a nice-flip or policy-flip cell @c: its topology
+ * with rival 1 at nice 0 all the time, its rivals listed heaviest first
+ * (as an event-free cell's), so that it is that cell's no-event window.
+ */
+static void heavy_cell(const struct cell *c, struct cell *h)
+{
+	int i, j;
+
+	*h = *c;
+	h->t.w[0] = W_NICE0;
+	for (i = 1; i < h->t.nr; i++)
+		for (j = i; j > 0 && h->t.w[j] > h->t.w[j - 1]; j--) {
+			enum weight t = h->t.w[j];
+
+			h->t.w[j] = h->t.w[j - 1];
+			h->t.w[j - 1] = t;
+		}
+}
+
+/*
+ * The no-event window of the heavy state of cell @c into @r (see
+ * measure_cell()).  An enum scy_status.
+ */
+static int measure_heavy(const struct cell *c, bool fresh, struct cell_run *r)
+{
+	struct cell h;
+	struct win *shared;
+	char rv[64];
+	int ret;
+
+	heavy_cell(c, &h);
+	rivals_str(&h.t, rv, sizeof(rv));
+	shared = fresh ? NULL : base_find(&h.t);
+	if (shared) {
+		r->heavy = shared;
+		ksft_print_msg("cell %d heavy: the no-event window of rivals=%s, shared\n",
+			       c->idx, rv);
+		return SCY_OK;
+	}
+	r->nh = (struct win){ .kind = "heavy", .knob = 1, .ev = EV_NONE };
+	r->fail = &r->nh;
+	ret = run_window(&h, &r->nh);
+	if (ret)
+		return ret;
+	ksft_print_msg("cell %d heavy: rival 1 at nice 0 throughout, rivals=%s\n",
+		       c->idx, rv);
+	print_window(&h, &r->nh);
+	r->heavy = &r->nh;
+	if (!fresh && !base_add(&h.t, &r->nh))
+		return SCY_EFAIL;
+	return SCY_OK;
+}
+
+
+/*
  * Measure cell @c: knob 0, knob 1 and the no-event window at knob 1, the
- * last two back to back.  @fresh: measure them all, share nothing.  An
- * enum scy_status.
+ * last two back to back; for nice-flip and policy-flip also the no-event
+ * window of the heavy state (rival 1 at nice 0).  @fresh: measure them
+ * all, share nothing.  An enum scy_status.
  */
 static int measure_cell(const struct cell *c, bool fresh, struct cell_run *r)
 {
@@ -1702,16 +1773,18 @@ static int measure_cell(const struct cell *c, bool fresh, struct cell_run *r)
 	}
 	if (shared) {
 		r->base = shared;
-		return SCY_OK;
+	} else {
+		r->fail = &r->nb;
+		ret = run_window(c, &r->nb);
+		if (ret)
+			return ret;
+		print_window(c, &r->nb);
+		r->base = &r->nb;
+		if (!fresh && !base_add(&c->t, &r->nb))
+			return SCY_EFAIL;
 	}
-	r->fail = &r->nb;
-	ret = run_window(c, &r->nb);
-	if (ret)
-		return ret;
-	print_window(c, &r->nb);
-	r->base = &r->nb;
-	if (!fresh && !base_add(&c->t, &r->nb))
-		return SCY_EFAIL;
+	if (c->ev == EV_NICE || c->ev == EV_POLICY)
+		return measure_heavy(c, fresh, r);
 	return SCY_OK;
 }
 
@@ -1720,7 +1793,11 @@ static __u64 run_stall(const struct cell_run *r)
 {
 	__u64 st = r->k0.stall > r->k1.stall ? r->k0.stall : r->k1.stall;
 
-	return st > r->base->stall ? st : r->base->stall;
+	if (r->base->stall > st)
+		st = r->base->stall;
+	if (r->heavy && r->heavy->stall > st)
+		st = r->heavy->stall;
+	return st;
 }
 
 /* Judge the windows of @r; the TAP description into @msg */
@@ -1749,9 +1826,9 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 	const char *why_g1 = "";
 	bool flip = ev_flips(c->ev);
 	bool okflip = true;
-	__u64 b99, lim99, limmax, k0tail, bflip, limflip = 0;
+	__u64 b99, lim99, limmax, k0tail, np99, bflip, limflip = 0;
 	const char *why = "";
-	char stalled[32] = "", turns[16] = "";
+	char stalled[32] = "", turns[16] = "", hv[24] = "";
 	size_t off;
 
 	/*
@@ -1763,7 +1840,15 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 	 * larger rank).
 	 */
 	k0tail = tail_at_rank(k0, k1->n);
-	b99 = k0tail > base->p99 ? k0tail : base->p99;
+	/*
+	 * nice-flip, policy-flip: while rival 1 weighs nice 0 the yielder
+	 * waits for its turn as well and the rivals' total weight is larger
+	 * (G2), so the no-event figure is the larger of the two states'.
+	 */
+	np99 = base->p99;
+	if (r->heavy && r->heavy->p99 > np99)
+		np99 = r->heavy->p99;
+	b99 = k0tail > np99 ? k0tail : np99;
 	/*
 	 * sibling: the yielder waits for its sibling's turn as well (G4),
 	 * which runs only while their group does; where the group's turn at
@@ -1802,7 +1887,7 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 	 * same flip at knob 0 would raise as well.
 	 */
 	if (flip) {
-		bflip = k0->p99 > base->p99 ? k0->p99 : base->p99;
+		bflip = k0->p99 > np99 ? k0->p99 : np99;
 		if (opt_guard)
 			bflip *= 2;
 		limflip = bflip + 2 * tick_ns + tick_ns / SLACK_DIV;
@@ -1842,13 +1927,15 @@ static bool judge(const struct cell *c, const struct cell_run *r,
 
 	if (c->ev == EV_SIBLING)
 		snprintf(turns, sizeof(turns), " x%d", SIBLING_TURNS);
+	if (r->heavy)
+		snprintf(hv, sizeof(hv), ", heavy %.1f", ms(r->heavy->p99));
 	off = snprintf(msg, len,
-		       "cell %s: k1 p99 %.1fms %s %.1f, max %.1fms %s %.1f (k0 p99 %.1f at k1's rank, %s p99 %.1f%s)",
+		       "cell %s: k1 p99 %.1fms %s %.1f, max %.1fms %s %.1f (k0 p99 %.1f at k1's rank, %s p99 %.1f%s%s)",
 		       name, ms(k1->p99), le(ok99), ms(lim99), ms(k1->max),
 		       le(okmax), ms(limmax), ms(k0tail),
 		       c->ev == EV_NONE ? "k1" : c->ev == EV_SIBLING ?
 		       "no-sibling" : "no-event", ms(base->p99),
-		       turns);
+		       turns, hv);
 	if (!k1->nyields && off < len)
 		off += snprintf(msg + off, len - off, "; no yield at knob 1");
 	if (flip && off < len)
