@@ -346,9 +346,10 @@ run_kselftest "$ST" compat_yield_share -d "$SCY_SHARE_DURATION" -o "$SCY_RESULTS
 # stall together when the host does not run QEMU); all SKIP without the
 # knob. Without the migrate cells: with the yielder migrating both vCPUs
 # are busy and take turns of up to 100 ms on the one host thread of
-# single-threaded TCG, and a sample that spans the other's turn has gone
-# past the guard on both kernels (compat_yield_matrix's head comment;
-# bench-matrix, under plain TCG, and the debug guests run those cells).
+# single-threaded TCG; the test takes them out of the samples (a watcher
+# per CPU), but a 0.6-s window then holds under 20 yields beside a nice
+# -10 rival (bench-matrix, under plain TCG, and the debug guests run those
+# cells).
 # Debian's 6.12 under the livepatch keeps its reweight_entity(), which the
 # 6.12 series' first patch fixes: a task reniced from 19 to 0 there runs
 # about 100 ms at once at either knob value, so the limit after the flips

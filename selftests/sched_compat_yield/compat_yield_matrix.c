@@ -75,19 +75,16 @@
  * that adds most of the uncovered triples, then of the uncovered pairs
  * (rival count with placement, event and weight; event with the weight of
  * rival 1), the earlier (shorter) list on a tie. The G4 family: one cell
- * per placement. Migrations under QEMU's single-threaded TCG: with the
- * yielder migrating both vCPUs are busy, and they take turns on one host
- * thread, up to 100 ms each (QEMU's round-robin kick period); a sample
- * that spans the other vCPU's turn grows by it (6.12, same placement,
- * beside a nice -10 rival: 93-107 ms at knob 1 in some windows where most
- * give 35-45 ms; 6.1, the same cell: 75 ms where most give 20-35 ms;
- * -icount has turns too). make check leaves the migrate cells out (-c),
- * where this has pushed one past -G on either kernel; under plain
- * TCG, where each vCPU has a host thread (make bench-matrix), the default
- * set's migrate cells hold the contract's limits. -l lists the cells with
- * their index, -n INDEX runs one, -c REGEX (POSIX extended, matched
- * against "INDEX PLACEMENT rivals=... event=...") the ones it matches;
- * indices are those of the set in use (default or -F).
+ * per placement. Migrations under QEMU's single-threaded TCG (and
+ * -icount): with the yielder migrating both vCPUs are busy, and they take
+ * turns on one host thread, up to 100 ms each (QEMU's round-robin kick
+ * period); a sample that spans the other vCPU's turn grows by it, as one
+ * under plain TCG grows by a stall of its own vCPU: a watcher per CPU
+ * takes both out (see Host stalls).  make check leaves the migrate cells
+ * out (-c); make bench-matrix and the debug guests run them.  -l lists
+ * the cells with their index, -n INDEX runs one, -c REGEX (POSIX
+ * extended, matched against "INDEX PLACEMENT rivals=... event=...") the
+ * ones it matches; indices are those of the set in use (default or -F).
  *
  * Windows: each cell runs a window at knob 0 and one at knob 1, with its
  * event, in the same process (the knob-0 window of a flip event lasts three
@@ -182,16 +179,20 @@
  * as measured and the time taken out), and the CPU-share limits allow the
  * knob-1 window's stall time more ("+N stalled": a stall counts as CPU
  * time of the task that ran through it).  Not in the migrate cells: both
- * vCPUs are busy there, and a late wake-up can be the other vCPU's turn on
- * the host thread they share, while the measured one ran.  Without -S
- * (plain TCG, where one vCPU can stall alone; real hardware) the samples
- * stay as measured.  A cell that fails with a stall of more than a tick in
- * one of its windows is measured again, every window afresh, until a
- * measurement passes or stalls at most a tick, three measurements at most;
- * it is judged on the one with the shortest stall (a stall can also
- * inflate the figures a limit is made of).  Its TAP line says so, and
- * names a stall of more than a tick in the measurement judged.  The limits
- * stay as they are.
+ * vCPUs are busy there, and a late wake-up of the main process can be the
+ * other vCPU's turn on the host thread they share, while the measured one
+ * ran.  There a watcher per CPU (a thread of the main process pinned to
+ * it, SCHED_FIFO and waking every 5 ms alike) sees that CPU's own stalls
+ * (the host did not run that vCPU, or the other vCPU had its turn), and
+ * every sample loses the stall time it spans on the CPU it ran on, with
+ * or without -S.  Without -S (plain TCG, where one vCPU can stall alone;
+ * real hardware) the samples of the other cells stay as measured.  A cell
+ * that fails with a stall of more than a tick in one of its windows is
+ * measured again, every window afresh, until a measurement passes or
+ * stalls at most a tick, three measurements at most; it is judged on the
+ * one with the shortest stall (a stall can also inflate the figures a
+ * limit is made of).  Its TAP line says so, and names a stall of more than
+ * a tick in the measurement judged.  The limits stay as they are.
  *
  * SKIP (with the reason): no /sys/kernel/sched_compat_yield, not root,
  * no autogroups (session), no cgroup2 cpu controller (cgroup, nested), no
@@ -207,6 +208,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <pthread.h>
 #include <regex.h>
 #include <sched.h>
 #include <signal.h>
@@ -373,9 +375,14 @@ struct win_shared {
 	__u64 migrations;
 	pid_t pid[NR_SLOTS];	/* of the rivals and the sibling */
 	struct slot slot[NR_SLOTS];
-	/* time away per yield; [MAX_SAMPLES + i]: when sample i started */
+	/*
+	 * time away per yield; [MAX_SAMPLES + i]: when sample i started,
+	 * with SAMPLE_ON_B set where the yielder was on the second CPU
+	 */
 	__u64 sample[];
 };
+
+#define SAMPLE_ON_B	0x8000000000000000ULL	/* bit 63 */
 
 #define WIN_SHARED_SIZE	(sizeof(struct win_shared) + \
 			 2 * MAX_SAMPLES * sizeof(__u64))
@@ -828,7 +835,8 @@ static noreturn void yielder_run(struct win_shared *sh, bool migrate)
 				at = ty - sh->start_ns;
 			}
 			if (n < MAX_SAMPLES) {
-				sh->sample[MAX_SAMPLES + n] = ty - sh->start_ns;
+				sh->sample[MAX_SAMPLES + n] = (ty - sh->start_ns) |
+					(cur ? SAMPLE_ON_B : 0);
 				sh->sample[n++] = d;
 			} else {
 				sh->full = 1;
@@ -1156,35 +1164,158 @@ static __u64 stall_from[MAX_STALLS], stall_to[MAX_STALLS];
 static int nr_stalls;
 static bool stalls_lost;
 
+/* Stalls, each [from, to], in time order and disjoint */
+struct stall_list {
+	const __u64 *from, *to;
+	int n;
+};
+
 /*
- * -S: takes the guest's stalls out of the samples of @sh.  A sample that
- * spans a stall grew by it: the guest's clock went on while the host ran
- * no vCPU of it.  The main process sees a stall as a wake-up late by more
- * than STALL_MIN_NS; [due, woken] is part of the stall (it may have begun
- * earlier), so a sample loses at most the stall time it spans.  Samples
- * and stalls are each in time order and disjoint.  Sets the longest net
- * sample in @w (all kept: the raw one otherwise); returns the time taken
- * out.
+ * migrate: a watcher per CPU, a thread of the main process pinned to it
+ * (SCHED_FIFO as the main process), sees that CPU's own stalls the way
+ * the main process sees the guest's: a vCPU the host did not run (plain
+ * TCG), or the other vCPU's turn on the host thread they share
+ * (single-threaded TCG, -icount), while the yielder waited on it.
  */
-static __u64 net_of_stalls(struct win_shared *sh, struct win *w)
+struct watcher {
+	pthread_t thread;
+	int cpu;
+	__u64 go, start, end;
+	__u64 from[MAX_STALLS], to[MAX_STALLS];
+	int n;
+	bool lost;
+	__u64 late;		/* its latest wake-up due in the window */
+};
+
+static struct watcher watchers[2];
+static int nr_watchers, watch_stop;
+
+static void *watch_run(void *arg)
+{
+	struct watcher *wt = arg;
+	__u64 next = wt->go + PROBE_NS, now, from;
+
+	while (!__atomic_load_n(&watch_stop, __ATOMIC_ACQUIRE)) {
+		sleep_until(next);
+		now = scy_now_ns();
+		if (next >= wt->start && next <= wt->end &&
+		    now - next > wt->late)
+			wt->late = now - next;
+		/* kept disjoint: a target can lie in the stall before */
+		from = wt->n && next < wt->to[wt->n - 1] ?
+		       wt->to[wt->n - 1] : next;
+		if (now > wt->start && now - next > STALL_MIN_NS &&
+		    now > from) {
+			if (wt->n < MAX_STALLS) {
+				wt->from[wt->n] = from;
+				wt->to[wt->n++] = now;
+			} else {
+				wt->lost = true;
+			}
+		}
+		while (next <= now)
+			next += PROBE_NS;
+	}
+	return NULL;
+}
+
+/* Stop and join the watchers started */
+static void watchers_stop(void)
+{
+	int i;
+
+	__atomic_store_n(&watch_stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < nr_watchers; i++)
+		pthread_join(watchers[i].thread, NULL);
+	nr_watchers = 0;
+}
+
+/*
+ * Start a watcher on each of cpu_a and cpu_b for a window that starts at
+ * @go, measured from @start to @end.  0 or an errno.
+ */
+static int watchers_start(__u64 go, __u64 start, __u64 end)
+{
+	struct sched_param sp;
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int i, e, policy;
+
+	e = pthread_getschedparam(pthread_self(), &policy, &sp);
+	if (e)
+		return e;
+	/* the main process's policy carries SCHED_RESET_ON_FORK */
+	policy &= ~SCHED_RESET_ON_FORK;
+	watch_stop = 0;
+	for (i = 0; i < 2; i++) {
+		struct watcher *wt = &watchers[i];
+
+		wt->cpu = i ? cpu_b : cpu_a;
+		wt->go = go;
+		wt->start = start;
+		wt->end = end;
+		wt->n = 0;
+		wt->lost = false;
+		wt->late = 0;
+		CPU_ZERO(&set);
+		CPU_SET(wt->cpu, &set);
+		e = pthread_attr_init(&attr);
+		if (e)
+			break;
+		e = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		if (!e)
+			e = pthread_attr_setinheritsched(&attr,
+							 PTHREAD_EXPLICIT_SCHED);
+		if (!e)
+			e = pthread_attr_setschedpolicy(&attr, policy);
+		if (!e)
+			e = pthread_attr_setschedparam(&attr, &sp);
+		if (!e)
+			e = pthread_create(&wt->thread, &attr, watch_run, wt);
+		pthread_attr_destroy(&attr);
+		if (e)
+			break;
+		nr_watchers++;
+	}
+	if (e)
+		watchers_stop();
+	return e;
+}
+
+/*
+ * Takes the stalls out of the samples of @sh (-S: the guest's, @l[0] for
+ * every sample; migrate: each CPU's, @l[0] for cpu_a, @l[1] for cpu_b,
+ * each sample those of the CPU it ran on).  A sample that spans a stall
+ * grew by it: the clock went on while the host did not run the vCPU.  A
+ * stall is seen as a wake-up late by more than STALL_MIN_NS; [due, woken]
+ * is part of the stall (it may have begun earlier), so a sample loses at
+ * most the stall time it spans.  Samples and the stalls of a list are
+ * each in time order and disjoint.  Sets the longest net sample in @w
+ * (all kept: the raw one otherwise); returns the time taken out.
+ */
+static __u64 net_of_stalls(struct win_shared *sh, struct win *w,
+			   const struct stall_list *l)
 {
 	const __u64 *at = sh->sample + MAX_SAMPLES;
 	__u64 i, out = 0, mx = 0, mx_at = 0;
-	int j = 0, k;
+	int j[2] = { 0, 0 }, k;
 
 	for (i = 0; i < sh->n; i++) {
-		__u64 a = sh->start_ns + at[i], e = a + sh->sample[i], cut = 0;
+		int c = !!(at[i] & SAMPLE_ON_B);
+		const struct stall_list *sl = &l[c];
+		__u64 a = sh->start_ns + (at[i] & ~SAMPLE_ON_B);
+		__u64 e = a + sh->sample[i], cut = 0;
 
-		while (j < nr_stalls && stall_to[j] <= a)
-			j++;
-		for (k = j; k < nr_stalls && stall_from[k] < e; k++)
-			cut += (stall_to[k] < e ? stall_to[k] : e) -
-			       (stall_from[k] > a ? stall_from[k] : a);
+		while (j[c] < sl->n && sl->to[j[c]] <= a)
+			j[c]++;
+		for (k = j[c]; k < sl->n && sl->from[k] < e; k++)
+			cut += (sl->to[k] < e ? sl->to[k] : e) -
+			       (sl->from[k] > a ? sl->from[k] : a);
 		sh->sample[i] -= cut;
 		out += cut;
 		if (sh->sample[i] > mx) {
 			mx = sh->sample[i];
-			mx_at = at[i];
+			mx_at = at[i] & ~SAMPLE_ON_B;
 		}
 	}
 	if (!sh->full) {
@@ -1375,6 +1506,14 @@ static int run_window(const struct cell *c, struct win *w)
 	sh->end_ns = sh->start_ns + dur;
 	__atomic_store_n(&sh->go, 1, __ATOMIC_RELEASE);
 	scy_futex_wake(&sh->go, INT_MAX);
+	if (ev == EV_MIGRATE) {
+		e = watchers_start(go, sh->start_ns, sh->end_ns);
+		if (e) {
+			snprintf(err, errlen, "cannot start the stall watchers: %s",
+				 strerror(e));
+			goto out;
+		}
+	}
 
 	/* the flips, the snapshot at the start and the one at the end */
 	nr_stalls = 0;
@@ -1454,6 +1593,8 @@ static int run_window(const struct cell *c, struct win *w)
 			 strerror(sh->migrate_err));
 		goto out;
 	}
+	/* the yielder is done: its last sample has ended */
+	watchers_stop();
 
 	w->nyields = sh->nyields;
 	w->at_once = sh->at_once;
@@ -1483,10 +1624,31 @@ static int run_window(const struct cell *c, struct win *w)
 		w->stall_share = (double)in / (sh->end_ns - sh->start_ns);
 	}
 	if (opt_net && nr_stalls && ev != EV_MIGRATE) {
-		w->stalled = net_of_stalls(sh, w);
+		struct stall_list l[2] = {
+			{ stall_from, stall_to, nr_stalls },
+		};
+
+		w->stalled = net_of_stalls(sh, w, l);
 		if (stalls_lost)
 			ksft_print_msg("cell %d %s: over %d stalls, the later ones stay in\n",
 				       c->idx, w->kind, MAX_STALLS);
+	}
+	/* migrate: each CPU's own stalls, in any mode */
+	if (ev == EV_MIGRATE) {
+		struct stall_list l[2];
+
+		for (i = 0; i < 2; i++) {
+			struct watcher *wt = &watchers[i];
+
+			l[i] = (struct stall_list){ wt->from, wt->to, wt->n };
+			if (wt->late > w->stall)
+				w->stall = wt->late;
+			if (!wt->lost)
+				continue;
+			ksft_print_msg("cell %d %s: CPU %d: over %d stalls, later ones stay in\n",
+				       c->idx, w->kind, wt->cpu, MAX_STALLS);
+		}
+		w->stalled = net_of_stalls(sh, w, l);
 	}
 	scy_sort_u64(sh->sample, sh->n);
 	w->p50 = scy_percentile(sh->sample, sh->n, 50);
@@ -1522,6 +1684,7 @@ static int run_window(const struct cell *c, struct win *w)
 	}
 	w->status = SCY_OK;
 out:
+	watchers_stop();
 	kill_workers();
 	WRITE_ONCE(cur_sh, NULL);
 	if (pfd[0] >= 0)
@@ -1729,7 +1892,6 @@ static int measure_heavy(const struct cell *c, bool fresh, struct cell_run *r)
 		return SCY_EFAIL;
 	return SCY_OK;
 }
-
 
 /*
  * Measure cell @c: knob 0, knob 1 and the no-event window at knob 1, the
