@@ -58,7 +58,7 @@ done
 	echo "duration=$dur"
 	echo "accel=$(cat "$out/guest-${kernels[0]}/accel")"
 	[[ -z $icount ]] ||
-		echo "note=Under -icount the two vCPUs take turns on one host thread and guest time runs on through the other's turn: in the migrate cells, where both are busy, a sample can span the other vCPU's turn (the TAP's \"guest stalled\" figures); in the other cells the second vCPU idles."
+		echo "note=Under -icount the two vCPUs take turns on one host thread and guest time runs on through the other's turn: in the migrate cells, where both are busy, each CPU's watcher sees the turns its CPU waited through, and the samples lose them as far as they are seen (a turn is seen from the first wake-up of that watcher it delays, up to 5 ms after it began); in the other cells the second vCPU idles."
 	echo "kernels=${kernels[*]}"
 } >"$csv.info"
 python3 "$SCY_REPO/bench/matrix/report.py" "$out"
