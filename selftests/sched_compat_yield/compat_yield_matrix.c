@@ -1159,16 +1159,34 @@ static int cell_setup(const struct cell *c, enum event ev, char *err,
 	return SCY_OK;
 }
 
-/* the guest's stalls in the window running, as the main process saw them */
-static __u64 stall_from[MAX_STALLS], stall_to[MAX_STALLS];
-static int nr_stalls;
-static bool stalls_lost;
-
 /* Stalls, each [from, to], in time order and disjoint */
-struct stall_list {
-	const __u64 *from, *to;
+struct stalls {
+	__u64 from[MAX_STALLS], to[MAX_STALLS];
 	int n;
+	bool lost;		/* more than MAX_STALLS: the later ones stay in */
 };
+
+/* the guest's stalls in the window running, as the main process saw them */
+static struct stalls guest_stalls;
+
+/*
+ * A probe due at @due woke at @now: late by more than STALL_MIN_NS after
+ * @start, the CPU it waited on did not run from @due on.
+ */
+static void stall_note(struct stalls *st, __u64 due, __u64 now, __u64 start)
+{
+	/* kept disjoint: a target can lie in the stall before */
+	__u64 from = st->n && due < st->to[st->n - 1] ? st->to[st->n - 1] : due;
+
+	if (now <= start || now - due <= STALL_MIN_NS || now <= from)
+		return;
+	if (st->n < MAX_STALLS) {
+		st->from[st->n] = from;
+		st->to[st->n++] = now;
+	} else {
+		st->lost = true;
+	}
+}
 
 /*
  * migrate: a watcher per CPU, a thread of the main process pinned to it
@@ -1181,9 +1199,7 @@ struct watcher {
 	pthread_t thread;
 	int cpu;
 	__u64 go, start, end;
-	__u64 from[MAX_STALLS], to[MAX_STALLS];
-	int n;
-	bool lost;
+	struct stalls st;
 	__u64 late;		/* its latest wake-up due in the window */
 };
 
@@ -1193,7 +1209,7 @@ static int nr_watchers, watch_stop;
 static void *watch_run(void *arg)
 {
 	struct watcher *wt = arg;
-	__u64 next = wt->go + PROBE_NS, now, from;
+	__u64 next = wt->go + PROBE_NS, now;
 
 	while (!__atomic_load_n(&watch_stop, __ATOMIC_ACQUIRE)) {
 		sleep_until(next);
@@ -1201,18 +1217,7 @@ static void *watch_run(void *arg)
 		if (next >= wt->start && next <= wt->end &&
 		    now - next > wt->late)
 			wt->late = now - next;
-		/* kept disjoint: a target can lie in the stall before */
-		from = wt->n && next < wt->to[wt->n - 1] ?
-		       wt->to[wt->n - 1] : next;
-		if (now > wt->start && now - next > STALL_MIN_NS &&
-		    now > from) {
-			if (wt->n < MAX_STALLS) {
-				wt->from[wt->n] = from;
-				wt->to[wt->n++] = now;
-			} else {
-				wt->lost = true;
-			}
-		}
+		stall_note(&wt->st, next, now, wt->start);
 		while (next <= now)
 			next += PROBE_NS;
 	}
@@ -1254,8 +1259,8 @@ static int watchers_start(__u64 go, __u64 start, __u64 end)
 		wt->go = go;
 		wt->start = start;
 		wt->end = end;
-		wt->n = 0;
-		wt->lost = false;
+		wt->st.n = 0;
+		wt->st.lost = false;
 		wt->late = 0;
 		CPU_ZERO(&set);
 		CPU_SET(wt->cpu, &set);
@@ -1283,9 +1288,9 @@ static int watchers_start(__u64 go, __u64 start, __u64 end)
 }
 
 /*
- * Takes the stalls out of the samples of @sh (-S: the guest's, @l[0] for
- * every sample; migrate: each CPU's, @l[0] for cpu_a, @l[1] for cpu_b,
- * each sample those of the CPU it ran on).  A sample that spans a stall
+ * Takes the stalls out of the samples of @sh, each sample those of the
+ * CPU it ran on: @l[0] for cpu_a, @l[1] for cpu_b (-S: the guest's, both
+ * alike; migrate: each CPU's own).  A sample that spans a stall
  * grew by it: the clock went on while the host did not run the vCPU.  A
  * stall is seen as a wake-up late by more than STALL_MIN_NS; [due, woken]
  * is part of the stall (it may have begun earlier), so a sample loses at
@@ -1294,7 +1299,7 @@ static int watchers_start(__u64 go, __u64 start, __u64 end)
  * (all kept: the raw one otherwise); returns the time taken out.
  */
 static __u64 net_of_stalls(struct win_shared *sh, struct win *w,
-			   const struct stall_list *l)
+			   const struct stalls *const l[2])
 {
 	const __u64 *at = sh->sample + MAX_SAMPLES;
 	__u64 i, out = 0, mx = 0, mx_at = 0;
@@ -1302,7 +1307,7 @@ static __u64 net_of_stalls(struct win_shared *sh, struct win *w,
 
 	for (i = 0; i < sh->n; i++) {
 		int c = !!(at[i] & SAMPLE_ON_B);
-		const struct stall_list *sl = &l[c];
+		const struct stalls *sl = l[c];
 		__u64 a = sh->start_ns + (at[i] & ~SAMPLE_ON_B);
 		__u64 e = a + sh->sample[i], cut = 0;
 
@@ -1334,7 +1339,7 @@ static int run_window(const struct cell *c, struct win *w)
 	enum event ev = w->ev;
 	struct win_shared *sh;
 	struct snap s0, s1;
-	__u64 dur, warmup, go, next_flip, next_probe, target, t, from;
+	__u64 dur, warmup, go, next_flip, next_probe, target, t;
 	__u64 ysum, osum, ycpu, ocpu;
 	cpu_set_t orig;
 	pid_t pid[NR_SLOTS] = { 0 };
@@ -1516,8 +1521,8 @@ static int run_window(const struct cell *c, struct win *w)
 	}
 
 	/* the flips, the snapshot at the start and the one at the end */
-	nr_stalls = 0;
-	stalls_lost = false;
+	guest_stalls.n = 0;
+	guest_stalls.lost = false;
 	next_flip = ev_flips(ev) ? go + FLIP_NS : UINT64_MAX;
 	next_probe = go + PROBE_NS;
 	for (;;) {
@@ -1536,18 +1541,7 @@ static int run_window(const struct cell *c, struct win *w)
 		if (target >= sh->start_ns && target <= sh->end_ns &&
 		    now - target > w->stall)
 			w->stall = now - target;
-		/* kept disjoint: a target can lie in the stall before */
-		from = nr_stalls && target < stall_to[nr_stalls - 1] ?
-		       stall_to[nr_stalls - 1] : target;
-		if (now > sh->start_ns && now - target > STALL_MIN_NS &&
-		    now > from) {
-			if (nr_stalls < MAX_STALLS) {
-				stall_from[nr_stalls] = from;
-				stall_to[nr_stalls++] = now;
-			} else {
-				stalls_lost = true;
-			}
-		}
+		stall_note(&guest_stalls, target, now, sh->start_ns);
 		while (next_probe <= now)
 			next_probe += PROBE_NS;
 		if (target < t)
@@ -1612,38 +1606,38 @@ static int run_window(const struct cell *c, struct win *w)
 		__u64 in = 0;
 
 		/* the stall time in the window, where shares are taken */
-		for (i = 0; i < nr_stalls; i++) {
-			__u64 a = stall_from[i] > sh->start_ns ?
-				  stall_from[i] : sh->start_ns;
-			__u64 b = stall_to[i] < sh->end_ns ?
-				  stall_to[i] : sh->end_ns;
+		const struct stalls *st = &guest_stalls;
+
+		for (i = 0; i < st->n; i++) {
+			__u64 a = st->from[i] > sh->start_ns ?
+				  st->from[i] : sh->start_ns;
+			__u64 b = st->to[i] < sh->end_ns ?
+				  st->to[i] : sh->end_ns;
 
 			if (b > a)
 				in += b - a;
 		}
 		w->stall_share = (double)in / (sh->end_ns - sh->start_ns);
 	}
-	if (opt_net && nr_stalls && ev != EV_MIGRATE) {
-		struct stall_list l[2] = {
-			{ stall_from, stall_to, nr_stalls },
-		};
+	if (opt_net && guest_stalls.n && ev != EV_MIGRATE) {
+		const struct stalls *l[2] = { &guest_stalls, &guest_stalls };
 
 		w->stalled = net_of_stalls(sh, w, l);
-		if (stalls_lost)
+		if (guest_stalls.lost)
 			ksft_print_msg("cell %d %s: over %d stalls, the later ones stay in\n",
 				       c->idx, w->kind, MAX_STALLS);
 	}
 	/* migrate: each CPU's own stalls, in any mode */
 	if (ev == EV_MIGRATE) {
-		struct stall_list l[2];
+		const struct stalls *l[2];
 
 		for (i = 0; i < 2; i++) {
 			struct watcher *wt = &watchers[i];
 
-			l[i] = (struct stall_list){ wt->from, wt->to, wt->n };
+			l[i] = &wt->st;
 			if (wt->late > w->stall)
 				w->stall = wt->late;
-			if (!wt->lost)
+			if (!wt->st.lost)
 				continue;
 			ksft_print_msg("cell %d %s: CPU %d: over %d stalls, later ones stay in\n",
 				       c->idx, w->kind, wt->cpu, MAX_STALLS);
