@@ -526,5 +526,18 @@ rc=0
 out=$(PATH=$tmp/nomake:$PATH RUNTIMES="libomp onetbb libomp" RESULTS="$tmp/jobs" bash bench/jobs/run.sh 6.1-patched 2>&1) || rc=$?
 check "bench-jobs refuses a runtime given twice (status $rc: $(tail -n 1 <<<"$out" | sed "s|$tmp/jobs|RESULTS|")), CSV unchanged" \
 	bash -c "[[ $rc -ne 0 ]] && grep -q 'given twice: libomp' <<<\"\$1\" && cmp -s '$tmp/jobs/before.csv' '$tmp/jobs/bench-jobs/jobs.csv'" _ "$out"
+# An appended CSV's .info carries the commands of the runs before it over
+# as also= lines; a CSV copied without its .info carries nothing over, and
+# the run that appended to it goes on to write its .info and report.
+info_prior_holds() {
+	local got none
+	printf 'also=A\ncommand=B\ndate=2026-01-01\n' >"$tmp/jobs/earlier.info"
+	got=$(set -e; info_prior "$tmp/jobs/earlier.info") &&
+		[[ $got == $'also=A\nalso=B' ]] &&
+		none=$(set -e; info_prior "$tmp/jobs/absent.info") &&
+		[[ -z $none ]]
+}
+check "bench .info: an appended CSV's earlier commands become also= lines; without its .info, none and no error" \
+	info_prior_holds
 check "Documentation/results/check.md and the time table of times.md are what tests/check-report.py makes of the runs' CSV files" \
 	python3 tests/check-report.py --check

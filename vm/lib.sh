@@ -198,6 +198,22 @@ csv_add_kernel() {
 	tail -n +2 "$2" | sed "s/^/$3,/" >>"$1"
 }
 
+# info_head COMMAND: the first lines of a benchmark's CSV.info: the command
+# that made the CSV, the date and the host.
+info_head() {
+	echo "command=$1"
+	echo "date=$(date -u +%Y-%m-%d)"
+	echo "host=$(nproc)-core host, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo), Debian $(cat /etc/debian_version 2>/dev/null)"
+}
+
+# info_prior INFO: the commands of the earlier runs whose rows a CSV that
+# is appended to holds, from its INFO, as also= lines; nothing, and status
+# 0, when the CSV came without its INFO.
+info_prior() {
+	[[ -f $1 ]] || return 0
+	sed -n '/^also=/p; s/^command=/also=/p' "$1"
+}
+
 # patch_hash KVER: hash of the series that a patched build applies.
 patch_hash() {
 	local dir=$SCY_REPO/kernel-patches/v$1

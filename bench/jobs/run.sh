@@ -72,13 +72,10 @@ for k in "${kernels[@]}"; do
 done
 # the commands of earlier runs whose rows this one added to
 prior=
-# (an appended CSV may come without its .info: nothing to carry over then)
-[[ $append != 1 || ! -f $csv.info ]] || prior=$(sed -n '/^also=/p; s/^command=/also=/p' "$csv.info")
+[[ $append != 1 ]] || prior=$(info_prior "$csv.info")
 {
 	[[ -z $prior ]] || echo "$prior"
-	echo "command=REPS=$reps STEPS=$steps WORK=$work${RUNTIMES:+ RUNTIMES=\"$RUNTIMES\"}${PLACEMENTS:+ PLACEMENTS=\"$PLACEMENTS\"} make bench-jobs KERNELS=\"${kernels[*]}\""
-	echo "date=$(date -u +%Y-%m-%d)"
-	echo "host=$(nproc)-core host, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo), Debian $(cat /etc/debian_version 2>/dev/null)"
+	info_head "REPS=$reps STEPS=$steps WORK=$work${RUNTIMES:+ RUNTIMES=\"$RUNTIMES\"}${PLACEMENTS:+ PLACEMENTS=\"$PLACEMENTS\"} make bench-jobs KERNELS=\"${kernels[*]}\""
 	echo "guest=2 vCPUs, QEMU TCG (multi-threaded)"
 } >"$csv.info"
 python3 "$SCY_REPO/bench/jobs/report.py" "$csv" "$out"

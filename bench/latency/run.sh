@@ -32,9 +32,7 @@ for k in "${kernels[@]}"; do
 	csv_add_kernel "$csv" "$g/latency.csv" "$k"
 done
 {
-	echo "command=DURATION=$dur make bench-latency KERNELS=\"${kernels[*]}\""
-	echo "date=$(date -u +%Y-%m-%d)"
-	echo "host=$(nproc)-core host, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo), Debian $(cat /etc/debian_version 2>/dev/null)"
+	info_head "DURATION=$dur make bench-latency KERNELS=\"${kernels[*]}\""
 	echo "duration=$dur"
 } >"$csv.info"
 python3 "$SCY_REPO/bench/latency/report.py" "$csv" "$out"

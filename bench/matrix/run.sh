@@ -52,9 +52,7 @@ for k in "${kernels[@]}"; do
 	cp "$g/matrix.tap" "$out/matrix-$k.tap"
 done
 {
-	echo "command=DURATION=$dur${MATRIX:+ MATRIX=$MATRIX}${icount:+ ICOUNT=$icount} make bench-matrix KERNELS=\"${kernels[*]}\""
-	echo "date=$(date -u +%Y-%m-%d)"
-	echo "host=$(nproc)-core host, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo), Debian $(cat /etc/debian_version 2>/dev/null)"
+	info_head "DURATION=$dur${MATRIX:+ MATRIX=$MATRIX}${icount:+ ICOUNT=$icount} make bench-matrix KERNELS=\"${kernels[*]}\""
 	echo "duration=$dur"
 	echo "accel=$(cat "$out/guest-${kernels[0]}/accel")"
 	[[ -z $icount ]] ||

@@ -67,9 +67,7 @@ done
 stop_stress
 stress=
 {
-	echo "command=BOOTS=$boots ROUNDS=$rounds DURATION=$dur BUSY=$busy make bench-placement KERNELS=\"${kernels[*]}\""
-	echo "date=$(date -u +%Y-%m-%d)"
-	echo "host=$(nproc)-core host, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo), Debian $(cat /etc/debian_version 2>/dev/null)"
+	info_head "BOOTS=$boots ROUNDS=$rounds DURATION=$dur BUSY=$busy make bench-placement KERNELS=\"${kernels[*]}\""
 	echo "accel=$(cat "$out/guest-${kernels[0]}-1/accel")"
 	echo "busy=$busy"
 } >"$csv.info"
