@@ -27,8 +27,8 @@ config=$(zcat /proc/config.gz 2>/dev/null || cat "${SCY_KCONFIG:-/dev/null}" 2>/
 has() { grep -qx "$1" <<<"$config"; }
 knob=/sys/kernel/sched_compat_yield
 event=/sys/kernel/tracing/events/sched/sched_yield_fair
-# the blocks and the three kselftests
-plan 11
+# the blocks and the five kselftest runs
+plan 12
 
 guest_block() {
 	plan 11
@@ -344,12 +344,7 @@ run_kselftest "$ST" compat_yield_share -d "$SCY_SHARE_DURATION" -o "$SCY_RESULTS
 # (-G: against twice the base; the shares as the contract says), net of the
 # guest's stalls (-S: the guest runs under single-threaded TCG, its vCPUs
 # stall together when the host does not run QEMU); all SKIP without the
-# knob. Without the migrate cells: with the yielder migrating both vCPUs
-# are busy and take turns of up to 100 ms on the one host thread of
-# single-threaded TCG; the test takes them out of the samples (a watcher
-# per CPU), but a 0.6-s window then holds under 20 yields beside a nice
-# -10 rival (bench-matrix, under plain TCG, and the debug guests run those
-# cells).
+# knob. The migrate cells run on their own, below.
 # Debian's 6.12 under the livepatch keeps its reweight_entity(), which the
 # 6.12 series' first patch fixes: a task reniced from 19 to 0 there runs
 # about 100 ms at once at either knob value, so the limit after the flips
@@ -357,6 +352,12 @@ run_kselftest "$ST" compat_yield_share -d "$SCY_SHARE_DURATION" -o "$SCY_RESULTS
 matrix_cells=(-c 'event=(none|nice-flip|policy-flip|weight-flip|idle-flip|sleep-wake|long-slice|sibling)$')
 [[ $SCY_KVER == 6.12 && $SCY_FLAVOR == livepatch ]] && matrix_cells+=(-W)
 run_kselftest "$ST" compat_yield_matrix -G -S -d 0.6 "${matrix_cells[@]}" -o "$SCY_RESULTS/matrix-$SCY_KVER.csv"
+# The migrate cells of the default set, 1-s windows (about 35 s): with the
+# yielder migrating both vCPUs are busy and take turns of up to 100 ms on
+# the one host thread of single-threaded TCG, which a watcher per CPU takes
+# out of the samples (-S); beside a nice -10 rival a window holds about 30
+# yields, under 20 in 0.6 s.
+run_kselftest "$ST" compat_yield_matrix -G -S -d 1 -c 'event=migrate$' -o "$SCY_RESULTS/matrix-migrate-$SCY_KVER.csv"
 # A nice-19 rival with a 100-ms slice beside a nice -10 or nice-0 hog, from
 # the full product: its turns leave the yielder more lag than a turn of
 # each rival, and a compat yield that gave all of it up waited about 100 ms

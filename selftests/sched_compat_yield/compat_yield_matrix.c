@@ -80,11 +80,13 @@
  * turns on one host thread, up to 100 ms each (QEMU's round-robin kick
  * period); a sample that spans the other vCPU's turn grows by it, as one
  * under plain TCG grows by a stall of its own vCPU: a watcher per CPU
- * takes both out (see Host stalls).  make check leaves the migrate cells
- * out (-c); make bench-matrix and the debug guests run them.  -l lists
- * the cells with their index, -n INDEX runs one, -c REGEX (POSIX
- * extended, matched against "INDEX PLACEMENT rivals=... event=...") the
- * ones it matches; indices are those of the set in use (default or -F).
+ * takes both out (see Host stalls).  make check runs the migrate cells
+ * on their own (-c), in 1-s windows, which hold about 30 yields beside a
+ * nice -10 rival; make bench-matrix and the debug guests run them with
+ * the others.  -l lists the cells with their index, -n INDEX runs one,
+ * -c REGEX (POSIX extended, matched against "INDEX PLACEMENT rivals=...
+ * event=...") the ones it matches; indices are those of the set in use
+ * (default or -F).
  *
  * Windows: each cell runs a window at knob 0 and one at knob 1, with its
  * event, in the same process (the knob-0 window of a flip event lasts three
