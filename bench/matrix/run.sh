@@ -4,7 +4,8 @@
 # bench/matrix/run.sh [KERNEL...]: the contract of the compat yield judged
 # over the generated matrix of topologies (kselftest compat_yield_matrix)
 # with its own limits, not make check's guard, in a guest of each KERNEL
-# (default: 6.12-patched 6.1-patched), 2 vCPUs under plain TCG. Writes
+# (default: 6.12-patched 6.1-patched), 2 vCPUs under QEMU's
+# single-threaded TCG, net of the guest's stalls (-S). Writes
 # $RESULTS/bench-matrix/matrix.{csv,md,png} (bench-matrix-icount with
 # ICOUNT, bench-matrix-full with MATRIX=full): every window (CSV, the
 # kernel's name in front), and per cell the verdict line's figures (p99
@@ -18,6 +19,11 @@
 # cells, where both vCPUs are busy and a sample can span the other's turn.
 # The 6.1 guest kernel does not bring its second vCPU up under QEMU 7.2's -icount
 # (the boot waits in native_cpu_up() for minutes): 6.12 only.
+# Without -icount the vCPUs share one host thread and stall together when
+# the host does not run it, which the matrix sees from its main process's
+# late wake-ups on the other CPU and takes out of the samples (-S; in the
+# migrate cells a watcher per CPU), so that the host's load stays out of
+# the figures as far as the stalls are seen (from 1 ms).
 set -euo pipefail
 . "$(dirname "$0")/../../vm/lib.sh"
 
@@ -32,6 +38,10 @@ full) set_args=(-F) full=1 ;;
 esac
 icount=${ICOUNT:-}
 [[ -z $icount || $icount =~ ^[0-9]$ ]] || die "ICOUNT must be a shift of 0..9 (got '$icount')"
+# -S: the guest's stalls out of the samples (not under -icount, whose
+# guest time does not run on while the host stalls)
+stalls=-S
+[[ -z $icount ]] || stalls=
 # the -icount runs and the full product have pages of their own
 out=$RESULTS/bench-matrix${icount:+-icount}${full:+-full}
 page=Documentation/results${icount:+/matrix-icount}${full:+/matrix-full}
@@ -43,9 +53,9 @@ for k in "${kernels[@]}"; do
 	kdir=$(kernel_get "$k")
 	g=$out/guest-$k
 	log "$k: compat_yield_matrix -d $dur ${set_args[*]} in a guest"
-	SCY_ICOUNT=${icount:-off} bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$g" --timeout 5400 -- \
-		bash -c '"$1" -d "$2" ${3:+"$3"} -o /tmp/results/matrix.csv >/tmp/results/matrix.tap 2>&1' - \
-		"$RESULTS/bin/selftests/compat_yield_matrix" "$dur" "${set_args[*]}" ||
+	SCY_ICOUNT=${icount:-off} SCY_TCG_THREAD=single bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$g" --timeout 5400 -- \
+		bash -c '"$1" -d "$2" ${3:+"$3"} ${4:+"$4"} -o /tmp/results/matrix.csv >/tmp/results/matrix.tap 2>&1' - \
+		"$RESULTS/bin/selftests/compat_yield_matrix" "$dur" "${set_args[*]}" "$stalls" ||
 		log "$k: some cells failed (see $g/matrix.tap)"
 	[[ -s $g/matrix.csv && -s $g/matrix.tap ]] || die "$k: no matrix.csv or matrix.tap from the guest (see $g/job.log)"
 	csv_add_kernel "$csv" "$g/matrix.csv" "$k"
@@ -55,6 +65,8 @@ done
 	info_head "DURATION=$dur${MATRIX:+ MATRIX=$MATRIX}${icount:+ ICOUNT=$icount} make bench-matrix KERNELS=\"${kernels[*]}\""
 	echo "duration=$dur"
 	echo "accel=$(cat "$out/guest-${kernels[0]}/accel")"
+	[[ -n $icount ]] ||
+		echo "note=The two vCPUs share one host thread (single-threaded TCG) and stall together while the host does not run it: the main process of the matrix, SCHED_FIFO on the other CPU, sees such a stall from a wake-up that comes late and every sample loses the stall time it spans (-S; in the migrate cells, where both vCPUs are busy, a watcher per CPU sees that CPU's own stalls and the other vCPU's turns on the thread)."
 	[[ -z $icount ]] ||
 		echo "note=Under -icount the two vCPUs take turns on one host thread and guest time runs on through the other's turn: in the migrate cells, where both are busy, each CPU's watcher sees the turns its CPU waited through, and the samples lose them as far as they are seen (a turn is seen from the first wake-up of that watcher it delays, up to 5 ms after it began); in the other cells the second vCPU idles."
 	echo "kernels=${kernels[*]}"
