@@ -119,8 +119,9 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # made absolute by vm/lib.sh and by the Makefile; kernel reports read from
 # a pipe, 2; the checks' machinery, 3; the jobs tables of the results
 # page and the README, 2; livepatch/extract.py and a stock variable, 1;
-# bench-jobs' refusals to mix runs, 2; one per matrix page (plain TCG,
-# -icount, the full product); the placement report and the shares page
+# bench-jobs' refusals to mix runs and the .info of an appended CSV, 3;
+# one per matrix page (bench-matrix's default run, -icount, the full
+# product); the placement report and the shares page
 # that shows it, where there is one; the share tables of the shares and
 # livepatch pages, 2.
 matrix_pages=()
@@ -134,7 +135,7 @@ for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 4 + 2 * 2 + 3 + 2 +
-	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 2 + ${#matrix_pages[@]} + 1 + 2 + placement_page + 2))
+	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 3 + ${#matrix_pages[@]} + 1 + 2 + placement_page + 2))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -464,8 +465,8 @@ if [[ -f Documentation/results/placement.csv ]]; then
 	check "Documentation/results/shares.md: the busy-host placement table it shows is placement.md beside it" \
 		python3 bench/pageblock.py --check Documentation/results/shares.md
 fi
-# the matrix pages: plain TCG, and the -icount runs and the full product
-# in folders of their own
+# the matrix pages: bench-matrix's default run, and the -icount runs and
+# the full product in folders of their own
 for md in "${matrix_pages[@]}"; do
 	d=$(dirname "$md")
 	mat=$tmp/matrix-report-$(basename "$d")
