@@ -19,7 +19,8 @@
 #
 # A test counts as passed only when it is "ok" with no directive, as
 # skipped when it is "ok # SKIP"; "not ok" (with or without a directive)
-# and any "# TODO" count as failed.
+# and any "# TODO" count as failed. A document that plans no test
+# ("1..0") fails unless the plan says why ("1..0 # SKIP reason").
 #
 # Prints the failed and skipped tests (indented by two), a "not ok" line
 # for each document with errors (the first one named), and last "PASSED
@@ -76,6 +77,12 @@ for my $doc (@docs) {
 	$top_plan = 1 if !$doc->{indent} && $parser->plan;
 	my @errors = $parser->parse_errors;
 	unshift @errors, 'the plan comes after the tests' if $late_plan;
+	# "1..0" plans no test: only with "# SKIP reason" (nothing could
+	# run here, and it says why); a bare one is a filter that matched
+	# nothing or a producer that found nothing to do, a failure.
+	unshift @errors, 'a plan of no tests (1..0) without "# SKIP reason"'
+	    if defined $parser->tests_planned && $parser->tests_planned == 0 &&
+	    ($parser->skip_all // '') =~ /^(\(no reason given\))?$/;
 	next unless @errors;
 	$fail++;
 	print "  not ok - the TAP at line $doc->{line} of $log",
