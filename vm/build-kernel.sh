@@ -3,7 +3,8 @@
 #
 # build-kernel.sh [--cached] KVER PATCHED [debug|debconfig]: build a small
 # guest kernel from Debian's linux-source-KVER, with the series from
-# kernel-patches/vKVER applied when PATCHED=1, on top of tinyconfig plus vm/guest.config (and
+# kernel-patches/vKVER (and the test-only vm/fault-patches/vKVER) applied
+# when PATCHED=1, on top of tinyconfig plus vm/guest.config (and
 # vm/patched.config and vm/sysctl.config). "debug" adds vm/debug.config (KASAN, lockdep, UBSAN,
 # KMEMLEAK, ...) to a patched kernel, applies vm/debug-patches/vKVER (fixes of
 # kernel bugs that only the debug options expose) and builds it in a work
@@ -43,17 +44,27 @@ if [[ $patched == 1 ]]; then
 	flavor=patched
 	frags+=("$SCY_REPO/vm/patched.config" "$SCY_REPO/vm/sysctl.config")
 fi
-# Debug kernels also get vm/debug-patches/vKVER: fixes of kernel bugs that
-# only the debug options expose (none touches the scheduler); they are part
-# of the kernel's key.
+# The patched guest kernels (and the debug ones) also get
+# vm/fault-patches/vKVER: the boot parameter scy_fault=, with which make
+# check breaks the compat yield's rule on purpose to show its checks turn
+# red. Inert without the parameter (a static key; the compat path has one
+# more NOP, the default path none); not in the packages (vm/build-deb.sh)
+# nor the debconfig kernels, which carry the series alone. Debug kernels
+# also get vm/debug-patches/vKVER: fixes of kernel bugs that only the debug
+# options expose (none touches the scheduler). Both are part of the
+# kernel's key.
 dpatches=()
+if [[ $patched == 1 && -z $variant || $variant == debug ]]; then
+	list=$(series_patches "$SCY_REPO/vm/fault-patches/v$kver")
+	mapfile -t dpatches <<<"$list"
+fi
 if [[ $variant == debug ]]; then
 	flavor=debug
 	frags+=("$SCY_REPO/vm/debug.config")
 	ddir=$SCY_REPO/vm/debug-patches/v$kver
 	if [[ -f $ddir/series ]]; then
 		list=$(series_patches "$ddir")
-		mapfile -t dpatches <<<"$list"
+		mapfile -t -O "${#dpatches[@]}" dpatches <<<"$list"
 	fi
 fi
 debver=$(debian_version "$kver")

@@ -12,10 +12,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$SCY_REPO/tests/tap.sh"
 fail=0
-# The plan first: every patch of every series and of the debug kernels'
-# fixes, and the module's two files.
+# The plan first: every patch of every series, of the debug kernels' fixes
+# and of the guests' test-only faults, and the module's two files.
 planned=2
-for pdir in "$SCY_REPO"/kernel-patches/v*/ "$SCY_REPO"/vm/debug-patches/v*/; do
+for pdir in "$SCY_REPO"/kernel-patches/v*/ "$SCY_REPO"/vm/debug-patches/v*/ "$SCY_REPO"/vm/fault-patches/v*/; do
 	[[ -f $pdir/series ]] && planned=$((planned + $(series_patches "${pdir%/}" | wc -l)))
 done
 plan $planned
@@ -65,6 +65,17 @@ for pdir in "$SCY_REPO"/vm/debug-patches/v*/; do
 	ref=$(ref_tree "${kver#v}")
 	for p in $(series_patches "${pdir%/}"); do
 		checkpatch_ok "$ref" "debug-patches/$kver/${p##*/}" "$p"
+	done
+done
+# The guest kernels' test-only faults (vm/fault-patches), applied on top
+# of the series in the tree made above (the files they touch are copies
+# there: the series touches them too).
+for pdir in "$SCY_REPO"/vm/fault-patches/v*/; do
+	[[ -f $pdir/series ]] || continue
+	kver=$(basename "$pdir")
+	for p in $(series_patches "${pdir%/}"); do
+		patch -d "$tmp/${kver#v}" -p1 -s <"$p" >/dev/null
+		checkpatch_ok "$tmp/${kver#v}" "fault-patches/$kver/${p##*/}" "$p"
 	done
 done
 # The module is not part of the series but follows kernel style too.
