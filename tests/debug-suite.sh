@@ -120,7 +120,7 @@ share_debug() {
 # options. Its time-away verdicts are for production configs (a debug
 # kernel's system calls cost several times more), so its TAP is kept as
 # comments; checked: it ended (exit status 0 or 1) with a line for every
-# cell of its plan. Kernel reports fail the run on the host side, as for
+# sub-check of its plan. Kernel reports fail the run on the host side, as for
 # the whole suite.
 matrix_debug() {
 	local dir=$1 t=compat_yield_matrix tap rc plan lines
@@ -129,13 +129,13 @@ matrix_debug() {
 		not_ok "kselftest $t was not built"
 		return
 	fi
-	echo "# running $t -G -S -d 0.6 (its TAP as comments)"
-	"$dir/$t" -G -S -d 0.6 >"$tap" 2>&1
+	echo "# running $t -U -d 0.6 (its TAP as comments)"
+	"$dir/$t" -U -d 0.6 >"$tap" 2>&1
 	rc=$?
 	sed 's/^/#   /' "$tap"
 	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tap" | head -1)
 	lines=$(grep -cE '^(not )?ok [0-9]+ ' "$tap")
-	check "$t: ran to completion (exit status $rc: 0 or 1), a line for each of its ${plan:-?} cells ($lines)" \
+	check "$t: ran to completion (exit status $rc: 0 or 1), a line for each of its ${plan:-?} sub-checks ($lines)" \
 		test "$rc" -le 1 -a -n "$plan" -a "$lines" = "${plan:-x}" -a "${plan:-0}" -gt 0
 }
 

@@ -117,13 +117,16 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # report and the ping-pong and MPI pages that show reports, the livepatch
 # page's cost and share tables and the check report; a relative RESULTS
 # made absolute by vm/lib.sh and by the Makefile; kernel reports read from
-# a pipe, 2; the checks' machinery, 3; the jobs tables of the results
+# a pipe, 2; the checks' machinery, 3, and how a plan of no tests and
+# a skipped kselftest count, the matrix's judge on synthetic windows and
+# the EEVDF bound in a model, machinery_counts; the jobs tables of the results
 # page and the README, 2; livepatch/extract.py and a stock variable, 1;
 # bench-jobs' refusals to mix runs and the .info of an appended CSV, 3;
 # one per matrix page (bench-matrix's default run, -icount, the full
 # product); the placement report and the shares page
 # that shows it, where there is one; the share tables of the shares and
 # livepatch pages, 2.
+machinery_counts=4
 matrix_pages=()
 for md in Documentation/results/matrix.md Documentation/results/matrix{-icount,-full}/matrix.md; do
 	[[ -f $md ]] && matrix_pages+=("$md")
@@ -135,7 +138,8 @@ for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 4 + 2 * 2 + 3 + 2 +
-	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 3 + ${#matrix_pages[@]} + 1 + 2 + placement_page + 2))
+	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 3 + ${#matrix_pages[@]} + 1 + 2 + placement_page + 2 +
+	machinery_counts))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -216,6 +220,16 @@ if out=$(make -s -C tests/tools OUTPUT="$tmp/bin/tests" 2>&1); then
 else
 	not_ok "tests/tools build: $out"
 fi
+# The matrix's judge on synthetic windows: its limits come from the
+# contract's bound and knob 0, never from the knob-1 window they judge
+# (tests/tools/contract-check.c; its TAP nested).
+contract_block() { "$tmp/bin/tests/contract-check"; }
+subtest "the matrix's judge, compiled here: limits from the bound and knob 0 stay put while only knob-1 samples grow, and the cell fails" \
+	contract_block
+# The EEVDF bound against a tick-level model of the pick with the compat
+# yield (tests/contract-model.py), every rival list of the matrix.
+model_block() { python3 tests/contract-model.py "$tmp/bin/tests/contract-check"; }
+subtest "the EEVDF bound holds in a tick-level model of the pick with the compat yield" model_block
 while IFS='|' read -r tool want args; do
 	case $tool in
 	bench/*) cmd=(bash "$tool") ;;
@@ -436,6 +450,16 @@ fi
 printf '1..4\nok 1 - a\nnot ok 2 - b # SKIP c\nnot ok 3 - d # TODO e\nok 4 - f # TODO g\n' >"$tmp/todo.log"
 check "tests/tap-stage.pl counts a not-ok SKIP and any TODO as failed" \
 	test "$(perl tests/tap-stage.pl "$tmp/todo.log" | tail -n 1)" = "1 3 0"
+# A plan of no tests counts as a failure unless it says why it skips
+# (a -c filter that matches no cell after a rename); a kselftest that
+# exits with 4 (it skipped everything) is a skip, not a pass.
+printf '1..3\n  1..0\nok 1 - a\n  1..0 # SKIP\nok 2 - b\n  1..0 # SKIP no knob here\nok 3 - c\n' >"$tmp/empty.log"
+check "tests/tap-stage.pl fails a nested 1..0 without a reason to skip, and only that" \
+	test "$(perl tests/tap-stage.pl "$tmp/empty.log" 2>&1 | tail -n 1)" = "3 2 0"
+printf '#!/bin/sh\necho 1..1\necho "ok 1 - x # SKIP y"\nexit 4\n' >"$tmp/ksft_skip"
+chmod +x "$tmp/ksft_skip"
+check "tests/tap.sh: run_kselftest counts a kselftest that exits with 4 as a skip" \
+	bash -c '. tests/tap.sh && SCY_RESULTS=$1 run_kselftest "$1" ksft_skip | grep -qE "^ok 1 - kselftest ksft_skip # SKIP "' - "$tmp"
 check "tests/tap.sh: ge and in_range fail on a missing value" \
 	bash -c '. tests/tap.sh && ! ge "" 1 && ! ge 1 "" && ! in_range "" 0 1 && ! in_range x 0 1 && ge 2 1.5 && in_range 0.5 0 1'
 check "tests/tap.sh: lacks finds a warning in compiler output with quotes" \

@@ -6,26 +6,30 @@ usage: report.py OUTDIR [--no-plot]
 
 OUTDIR holds matrix.csv.info (key=value lines: command, date, host,
 duration, kernels) and, per kernel, matrix-KERNEL.tap: the TAP of
-compat_yield_matrix, whose verdict line per cell carries the figures it
-was judged on (the time away per yield at knob 1 against the knob-0 tail
-at the same rank and the cell without its event, the shares). The tables
-are those lines, a row per cell; the same files always give the same
-matrix.md.
+compat_yield_matrix, which judges each cell in one line per sub-check
+(time, G1, shares; G4 in the sibling cells), the time line with the
+knob-1 p50, p99 and max against their limits and the contract's bound
+they come from. The tables are those lines, a row per cell; the same
+files always give the same matrix.md.
 """
 import os
 import re
 import subprocess
 import sys
 
-VERDICT = re.compile(
-    r"^(?P<ok>not ok|ok) \d+ cell (?P<cell>\d+) (?P<place>\S+) "
-    r"rivals=(?P<rivals>\S+) event=(?P<event>\S+): "
-    r"k1 p99 (?P<p99>[\d.]+)ms (?:<=|>) (?P<lim99>[\d.]+), "
-    r"max (?P<max>[\d.]+)ms (?:<=|>) (?P<limmax>[\d.]+) "
-    r"\(k0 p99 (?P<k0>[\d.]+) at k1's rank, (?P<basekind>no-event|no-sibling|k1) p99 (?P<base>[\d.]+)(?: x(?P<turns>\d+))?"
-    r"(?:, heavy (?P<heavy>[\d.]+))?\)"
-    r"(?:; (?P<rest>.*))?$")
+LINE = re.compile(
+    r"^(?P<ok>not ok|ok) \d+ (?:# SKIP )?cell (?P<cell>\d+) (?P<place>\S+) "
+    r"rivals=(?P<rivals>\S+) event=(?P<event>\S+): (?P<what>.*)$")
+TIME = re.compile(
+    r"^time away at knob 1 p50 (?P<p50>[\d.]+)(?: (?:<=|>) (?P<l50>[\d.]+))?, "
+    r"p99 (?P<p99>[\d.]+)(?: (?:<=|>) (?P<l99>[\d.]+))?, "
+    r"max (?P<max>[\d.]+)(?: (?:<=|>) (?P<lmax>[\d.]+))? ms "
+    r"\(bound at (?P<level>[^:]+): w (?P<w>\d+), W_r (?P<wr>\d+), n (?P<n>\d+), "
+    r"(?:slice|move) (?P<slice>[\d.]+) ms, R (?P<r>[\d.]+) ms: "
+    r"p50 (?P<b50>[\d.]+), p99 (?P<b99>[\d.]+), max (?P<bmax>[\d.]+)"
+    r"(?P<terms>[^;]*(?:; [^;]*)?); k0 p50 (?P<k50>[\d.]+) p99 (?P<k99>[\d.]+) max (?P<kmax>[\d.]+)\)")
 HEAD = re.compile(r"^# kernel (?P<rel>\S+), knob \d, tick (?P<tick>[\d.]+) ms")
+SUBS = ("time", "G1", "shares", "G4")
 
 
 def info(outdir):
@@ -37,8 +41,18 @@ def info(outdir):
     return d
 
 
+def sub_of(what):
+    if what.startswith("time away"):
+        return "time"
+    for s in ("G1", "shares", "G4"):
+        if what.startswith(s):
+            return s
+    return None
+
+
 def load_tap(path):
-    rows, rel, tick, skips = [], "?", "?", 0
+    """Per cell: its parameters, each sub-check's verdict and text."""
+    cells, rel, tick = {}, "?", "?"
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\n")
@@ -46,60 +60,98 @@ def load_tap(path):
             if m:
                 rel, tick = m.group("rel"), m.group("tick")
                 continue
-            if re.match(r"^ok \d+ .*# SKIP", line):
-                skips += 1
+            m = LINE.match(line)
+            if not m:
                 continue
-            m = VERDICT.match(line)
-            if m:
-                r = m.groupdict()
-                # the notes in brackets (re-measured, guest stall) stay in the TAP
-                r["rest"] = re.sub(r"\s*\[.*$", "", r["rest"] or "")
-                # sibling: the base counts that many turns of the no-sibling p99
-                r["times"] = f" x{r['turns']}" if r["turns"] else ""
-                # nice-flip, policy-flip: the heavy state's no-event p99 too
-                r["times"] += f" / {r['heavy']} heavy" if r["heavy"] else ""
-                rows.append(r)
-    return rows, rel, tick, skips
+            r = m.groupdict()
+            skip = "# SKIP" in line
+            # a window that failed to run names the sub-check first
+            what = re.sub(r" \[.*$", "", r["what"])
+            sub = sub_of(what) or next((s for s in SUBS if what.startswith(s + ":")), None)
+            c = cells.setdefault(int(r["cell"]), {
+                "cell": r["cell"], "place": r["place"], "rivals": r["rivals"],
+                "event": r["event"], "v": {}, "text": {}, "time": None})
+            c["v"][sub] = "skip" if skip else ("ok" if r["ok"] == "ok" else "not ok")
+            c["text"][sub] = what
+            if sub == "time":
+                t = TIME.match(what)
+                if t:
+                    c["time"] = t.groupdict()
+    return [cells[k] for k in sorted(cells)], rel, tick
+
+
+def verdict(c):
+    if any(v == "not ok" for v in c["v"].values()):
+        return "**not ok**"
+    if all(v == "skip" for v in c["v"].values()):
+        return "skip"
+    return "ok"
+
+
+def short(c, sub):
+    v = c["v"].get(sub)
+    if v is None:
+        return ""
+    if v == "skip":
+        return "not judged"
+    text = c["text"][sub]
+    if sub == "G1":
+        m = re.search(r"ran: (\d+) of (\d+)", text)
+        return f"{m.group(1)} of {m.group(2)} at once" + ("" if v == "ok" else " (**not ok**)") if m else v
+    if sub == "shares":
+        m = re.search(r"loops ([\d.]+%)", text)
+        n = re.search(r"cpu ([\d.]+%)", text)
+        s = f"loops {m.group(1)}" if m else ""
+        s += f", cpu {n.group(1)}" if n else ""
+        return s + ("" if v == "ok" else " (**not ok**)")
+    if sub == "G4":
+        m = re.search(r"sibling ([\d.]+%)", text)
+        return (f"cpu {m.group(1)}" if m else "") + ("" if v == "ok" else " (**not ok**)")
+    return v
 
 
 def table(rows):
-    out = ["| cell | placement | rivals | event | k0 p99 at k1's rank (ms) "
-           "| k1 p99 without the event or sibling (ms) | k1 p99 (ms) | limit | k1 max (ms) | limit "
-           "| after the flips; shares | verdict |",
-           "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---|---|"]
-    for r in rows:
-        out.append("| {cell} | {place} | {rivals} | {event} | {k0} | {base}{times} | "
-                   "{p99} | {lim99} | {max} | {limmax} | {rest} | {v} |".format(
-                       v="ok" if r["ok"] == "ok" else "**not ok**", **r))
+    out = ["| cell | placement | rivals | event | bound p50 / p99 / max (ms) "
+           "| k0 p50 / p99 / max (ms) | k1 p50 / p99 / max (ms) | limits (ms) "
+           "| G1 | shares | G4 | verdict |",
+           "|---:|---|---|---|---:|---:|---:|---:|---|---|---|---|"]
+    for c in rows:
+        t = c["time"] or {}
+        bound = f"{t.get('b50', '?')} / {t.get('b99', '?')} / {t.get('bmax', '?')}" if t else ""
+        k0 = f"{t.get('k50')} / {t.get('k99')} / {t.get('kmax')}" if t else ""
+        k1 = f"{t.get('p50')} / {t.get('p99')} / {t.get('max')}" if t else ""
+        lim = (f"{t['l50']} / {t['l99']} / {t['lmax']}"
+               if t and t.get("l50") else ("not judged" if t else ""))
+        out.append(f"| {c['cell']} | {c['place']} | {c['rivals']} | {c['event']} | "
+                   f"{bound} | {k0} | {k1} | {lim} | {short(c, 'G1')} | "
+                   f"{short(c, 'shares')} | {short(c, 'G4')} | {verdict(c)} |")
     return "\n".join(out)
 
 
 def plot(per_kernel, outdir):
     dat = os.path.join(outdir, "matrix.dat")
     with open(dat, "w") as f:
-        for i, (k, rows) in enumerate(per_kernel):
+        for k, rows in per_kernel:
             f.write(f"# {k}\n")
-            for r in rows:
-                base = max(float(r["k0"]),
-                           float(r["base"]) * int(r["turns"] or 1),
-                           float(r["heavy"] or 0))
-                f.write(f"{base} {r['p99']} {r['max']}\n")
+            for c in rows:
+                t = c["time"]
+                if t and t.get("l99"):
+                    f.write(f"{t['l99']} {t['p99']} {t['lmax']} {t['max']}\n")
             f.write("\n\n")
     png = os.path.join(outdir, "matrix.png")
     series = ", ".join(
         f'"{dat}" index {i} using 1:2 with points pt 7 title "{k}: p99", '
-        f'"" index {i} using 1:3 with points pt 6 title "{k}: max"'
+        f'"" index {i} using 3:4 with points pt 6 title "{k}: max"'
         for i, (k, _) in enumerate(per_kernel))
     gp = f"""set terminal pngcairo size 1000,700 font ",10" noenhanced
 set output "{png}"
-set title "Time away per yield at knob 1 against its base, one point per cell"
-set xlabel "base: max(knob-0 tail at knob 1's p99 rank, knob-1 p99 without the event, light or heavy; x3 without the sibling) (ms)"
+set title "Time away per yield at knob 1 against its limit, one point per cell"
+set xlabel "limit: the contract's bound for the cell, or knob 0's figure where larger (ms)"
 set ylabel "knob 1 (ms)"
 set logscale xy
 set key top left
 set grid
-plot x + 4 with lines dt 2 title "base + 1 tick (p99 limit, HZ=250)", \\
-     x + 8 with lines dt 3 title "base + 2 ticks (max limit)", {series}
+plot x with lines dt 2 title "at the limit", {series}
 """
     subprocess.run(["gnuplot"], input=gp, text=True, check=True)
 
@@ -113,7 +165,7 @@ def main():
     kernels = inf.get("kernels", "").split()
     lines = ["# The contract over the matrix of topologies", "",
              f"Command: `{inf.get('command', '?')}`; {inf.get('date', '?')}; "
-             f"{inf.get('host', '?')}; guests of 2 vCPUs under QEMU "
+             f"{inf.get('host', '?')}; guests under QEMU "
              f"{inf.get('accel', 'TCG')}, "
              f"{inf.get('duration', '?')}-s windows.", "",
              "The kselftest `compat_yield_matrix` generates its cells from "
@@ -123,36 +175,33 @@ def main():
              "light and heavy by nice, policy (SCHED_IDLE), cpu.weight or "
              "cpu.idle every 300 ms, a rival sleeping and waking, a nice-19 "
              "rival with a 100-ms custom slice (6.12; a SKIP on 6.1), the "
-             "yielder migrating, a light "
-             "sibling), runs each at knob 0 and 1 and judges knob 1 with the "
-             "contract's own limits: p99 time away per yield at most its base "
-             "(the larger of knob 0's tail at knob 1's p99 rank and the cell's "
-             "knob-1 p99 without its event; where rival 1 flips by nice or "
-             "policy, of both its states, light and heavy: while it weighs "
-             "nice 0 the yielder waits for its turn too) plus one tick, the maximum at most "
-             "the base plus two ticks (where a rival's weight flips, also at "
-             "most the larger of knob 0's own p99 and the no-event p99 plus two "
-             "ticks: a reweight adds no stall; with the long slice the maximum, "
-             "and the p99 of at most 100 samples, which is their longest, "
-             "may also span one 100-ms turn of that rival plus the no-event "
-             "p99; beside a light sibling the base is at least three times "
-             "the no-sibling p99, x3 in the table: the yielder waits for the "
-             "sibling's turn, which runs only while their group does, and a "
-             "rival may take a turn before and after it), and the shares "
-             "where a rival of the "
-             "yielder's weight competes (loop share <= 0.5%, CPU share <= knob "
-             "0's + 1 point; with a light sibling <= twice the share without "
-             "it + 1 point). Raw windows: [matrix.csv](matrix.csv).", "",
-             "![knob-1 p99 and max per cell against its base](matrix.png)", ""]
+             "yielder migrating, a light sibling), runs each at knob 0 and 1 "
+             "and judges knob 1 per sub-check: the time away per yield (p50, "
+             "p99 and max, each at most the larger of the contract's bound "
+             "for the cell's parameters and knob 0's figure; the bound, in "
+             "the selftests' contract.h, is the rest of the yielder's request "
+             "and a slice of its own weighted by its rivals' total weight, R, "
+             "in whole ticks, plus on EEVDF a turn of each rival whose deadline "
+             "comes first (one for the p50, all n and a tick for the p99 and "
+             "max; on CFS a tick for the p99 and max), plus the event's own "
+             "term), G1 (no knob-1 yield returns "
+             "before another task ran, where a rival of the yielder's weight "
+             "competes), the shares (loop share <= 0.5%, CPU share <= knob "
+             "0's + 1 point) and G4 (with a light sibling, at most twice the "
+             "share without it + 1 point). Raw windows: "
+             "[matrix.csv](matrix.csv).", "",
+             "![knob-1 p99 and max per cell against its limit](matrix.png)", ""]
     if inf.get("note"):
         lines[4:4] = [inf["note"], ""]
     per_kernel = []
     for k in kernels:
-        rows, rel, tick, skips = load_tap(os.path.join(outdir, f"matrix-{k}.tap"))
+        rows, rel, tick = load_tap(os.path.join(outdir, f"matrix-{k}.tap"))
         per_kernel.append((k, rows))
-        bad = sum(r["ok"] != "ok" for r in rows)
+        bad = sum(verdict(c) == "**not ok**" for c in rows)
+        skips = sum(verdict(c) == "skip" for c in rows)
+        judged = len(rows) - skips
         lines += [f"### {k} (Linux {rel}, tick {tick} ms)", "",
-                  f"{len(rows) - bad} of {len(rows)} cells hold the contract"
+                  f"{judged - bad} of {judged} cells hold the contract"
                   f"{f', {skips} skipped' if skips else ''}"
                   f" ([TAP](matrix-{k}.tap)).", "", table(rows), ""]
     with open(os.path.join(outdir, "matrix.md"), "w") as f:

@@ -72,8 +72,13 @@ each sched_yield() keeps the caller away from its CPU (p50, p99, max),
 one CPU shared with a nice-0 hog alone and with the hog plus one light
 task (SCHED_IDLE, nice 19, or a cpu.idle=1 cgroup), the yielder in the
 hog's group, in an autogroup of its own or in a cpu cgroup of its own.
-With the switch at 1 the light task may add at most one tick to the
-p99; a yielder that gets fewer than 20 yields in a window was stalled.
+With the switch at 1 each window's median, p99 and maximum must stay
+within the larger of the contract's bound for the yielder's rivals (the
+rest of its request and a slice of its own, weighted by the rivals'
+total weight over its own, rounded up to the tick, a tick more for the
+p99 and maximum; the slices read from /sys/kernel/debug/sched) and the
+same figure at 0; a yielder that gets fewer than 20 yields in a window
+was stalled.
 It also yields once and sleeps 1 ms, repeatedly: the p99 oversleep at
 1 may exceed the one at 0 by at most one tick. And with the hog and a
 sibling of the yielder in its group that runs 100 us and sleeps 1 ms,
@@ -91,14 +96,16 @@ yielder and one to three rivals of SCHED_IDLE, nice 19, nice 0 or nice
 system's seven-level tree, with one event (none; a rival flipping
 between light and heavy by nice, cpu.weight or cpu.idle every 300 ms; a
 rival sleeping and waking; the yielder migrating; a SCHED_IDLE sibling
-in the yielder's group). Per cell a window at 0 and at 1, one TAP line:
-at 1 the p99 and maximum time away per yield within a tick or two of
-the larger of the same cell at 0 and the cell without its event, the
-yielder's loop share at most 0.5% and its CPU share at most a point
-above its share at 0 where a rival of its weight competes, and with the
-sibling at most twice its CPU share without it (plus a point). A
-default set covers every placement, event and weight (3-wise); -F runs
-the full product.
+in the yielder's group). Per cell a window at 0 and at 1, and a TAP
+line per check: at 1 the median, p99 and maximum time away per yield
+within the contract's bound for the cell's weights, slices, tick and
+event (contract.c), or the same figure at 0 where that is larger; no
+yield returning before a rival ran, the yielder's loop share at most
+0.5% and its CPU share at most a point above its share at 0, where a
+rival of its weight competes; with the sibling at most twice its CPU
+share without it (plus a point). With -U (a guest whose host may stop
+it) only the loop share is judged. A default set covers every
+placement, event and weight (3-wise); -F runs the full product.
 
 compat_yield_abi checks the switch: sysfs and sysctl agree, every
 invalid write fails with EINVAL and changes nothing, the file is 0644

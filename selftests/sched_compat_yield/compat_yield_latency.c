@@ -17,10 +17,15 @@
  *
  * yield_away, one variant per placement and rival: windows with the hog
  * alone and with hog + rival, at knob 0, 1, 1, 0 (hog alone at 0 and 1,
- * then hog + rival at 1 and 0).  Asserted:
- *   p99(knob 1, hog + rival) <= p99(knob 1, hog alone) + one tick
- * (+ 1% of a tick for the cost of the yield and the clock reads: the
- * samples are whole ticks give or take that).
+ * then hog + rival at 1 and 0).  Asserted, for each knob-1 window: its
+ * p50, p99 and max each at most the larger of the contract's bound for its
+ * workers (contract.h: the rest of the yielder's request and a slice of
+ * its own, weighted by its rivals' total weight, to the next tick; a tick
+ * more for the p99 and max) and the same statistic of the knob-0 window
+ * with the same workers, + 1% of a tick for the cost of the yield and the
+ * clock reads.  The bound reads the kernel's slices from
+ * /sys/kernel/debug/sched; without them the comparison is a SKIP that
+ * says so.  No limit comes from a knob-1 window.
  *
  * yield_sleep, one variant per placement with the hog alone and with hog +
  * SCHED_IDLE spinner: the yielder calls sched_yield() and then sleeps 1 ms,
@@ -77,6 +82,7 @@
 
 #include "../kselftest_harness.h"
 
+#include "contract.h"
 #include "place.h"
 #include "share.h"
 
@@ -318,6 +324,9 @@ struct ctx {
 	bool can_set;		/* knob present and root: windows at 0 and 1 */
 	int knob_now;		/* value at setup, -1: no knob */
 	const char *no_assert;	/* why the knob comparisons are skipped */
+	struct ct_sched sched;	/* the kernel's parameters of the bound */
+	const char *no_bound;	/* why there is no bound */
+	char no_bound_buf[256];
 	__u64 tick_ns;
 	int cpu;
 	/* placement of the test */
@@ -353,6 +362,9 @@ static void ctx_setup(struct __test_metadata *_metadata, struct ctx *c,
 	}
 	c->tick_ns = (__u64)res.tv_sec * NSEC_PER_SEC + res.tv_nsec;
 	ASSERT_GT(c->tick_ns, 0ULL);
+	if (ct_read_sched(&c->sched, c->tick_ns, c->no_bound_buf,
+			  sizeof(c->no_bound_buf)))
+		c->no_bound = c->no_bound_buf;
 
 	c->cpu = opt_cpu >= 0 ? opt_cpu : scy_default_cpu();
 	ASSERT_GE(c->cpu, 0) {
@@ -926,7 +938,7 @@ static bool check_stalls(struct __test_metadata *_metadata,
 }
 
 /* ------------------------------------------------------------------ */
-/* yield_away: time away per sched_yield(), hog + rival vs. hog alone */
+/* yield_away: time away per sched_yield() against the contract's bound */
 
 FIXTURE(yield_away) {
 	struct ctx c;
@@ -983,9 +995,76 @@ FIXTURE_TEARDOWN(yield_away)
 	ctx_teardown();
 }
 
-TEST_F_TIMEOUT(yield_away, p99_vs_hog_alone, TEST_TIMEOUT_S)
+/*
+ * The contract's bound of a yield_away window (contract.h): at the level
+ * where the yielder yields, its entity (the task, or its autogroup's or
+ * cgroup's entity) weighs 1024; its rivals there are the hog (its task, or
+ * its group) and the rival (a task of the hog's group in the same
+ * placement and beside the autogroup, a cpu.idle group where it is one).
+ */
+static void away_bound(const struct ctx *c, enum rival which,
+		       struct ct_bound *b)
 {
-	/* knob 0, 1, 1, 0: the pair compared at knob 1 runs back to back */
+	double wr = which == RIVAL_NICE19 ? ct_weight_of(W_NICE19) :
+		    ct_weight_of(W_IDLE);
+	bool has = which != RIVAL_NONE;
+
+	memset(b, 0, sizeof(*b));
+	b->w = 1024;
+	b->rw[0] = 1024;
+	b->rw[1] = wr;
+	if (c->placement == SCY_PLACE_CGROUP) {
+		/* the hog's group; a SCHED_IDLE or nice-19 rival inside it */
+		b->n = 1 + (which == RIVAL_CGIDLE);
+	} else {
+		b->n = 1 + has;
+	}
+	b->wr = 1024 + (b->n > 1 ? wr : 0);
+	ct_bound_level(&c->sched, b, 2 + has);
+}
+
+/*
+ * Knob 1 against the contract's bound: p50, p99 and max each at most the
+ * larger of the bound and the same statistic of the window at knob 0 with
+ * the same workers, + 1% of a tick.
+ */
+static void away_within(struct __test_metadata *_metadata,
+			const struct ctx *c, const struct window *k1,
+			const struct window *k0)
+{
+	__u64 slack = c->tick_ns / SLACK_DIV, l50, l99, lmax;
+	struct ct_bound b;
+
+	away_bound(c, k1->rival, &b);
+	l50 = (b.p50 > k0->p50 ? b.p50 : k0->p50) + slack;
+	l99 = (b.p99 > k0->p99 ? b.p99 : k0->p99) + slack;
+	lmax = (b.max > k0->max ? b.max : k0->max) + slack;
+	printf("# %s placement, knob 1, %s: p50 %.1f p99 %.1f max %.1f us;",
+	       scy_placement_name(c->placement), rival_desc(k1->rival),
+	       us(k1->p50), us(k1->p99), us(k1->max));
+	printf(" limits %.1f %.1f %.1f us (bound: w %.0f, W_r %.0f, %s %.2f ms,",
+	       us(l50), us(l99), us(lmax), b.w, b.wr,
+	       c->sched.kind == CT_EEVDF ? "slice" : "move", b.slice / 1e6);
+	printf(" R %.2f ms: %.1f %.1f %.1f ms; knob 0 %.1f %.1f %.1f us)\n",
+	       b.r / 1e6, b.p50 / 1e6, b.p99 / 1e6, b.max / 1e6,
+	       us(k0->p50), us(k0->p99), us(k0->max));
+	EXPECT_LE(k1->p50, l50) {
+		TH_LOG("knob 1, %s: p50 away %.1f us > %.1f us",
+		       rival_desc(k1->rival), us(k1->p50), us(l50));
+	}
+	EXPECT_LE(k1->p99, l99) {
+		TH_LOG("knob 1, %s: p99 away %.1f us > %.1f us",
+		       rival_desc(k1->rival), us(k1->p99), us(l99));
+	}
+	EXPECT_LE(k1->max, lmax) {
+		TH_LOG("knob 1, %s: max away %.1f us > %.1f us",
+		       rival_desc(k1->rival), us(k1->max), us(lmax));
+	}
+}
+
+TEST_F_TIMEOUT(yield_away, within_bound, TEST_TIMEOUT_S)
+{
+	/* knob 0, 1, 1, 0: each knob-1 window beside its knob-0 one */
 	struct window w[4] = {
 		{ .rival = RIVAL_NONE, .knob = 0 },
 		{ .rival = RIVAL_NONE, .knob = 1 },
@@ -993,8 +1072,6 @@ TEST_F_TIMEOUT(yield_away, p99_vs_hog_alone, TEST_TIMEOUT_S)
 		{ .rival = variant->rival, .knob = 0 },
 	};
 	struct ctx *c = &self->c;
-	const struct window *alone, *rival;
-	__u64 limit;
 	bool ok;
 	int nr;
 
@@ -1003,26 +1080,14 @@ TEST_F_TIMEOUT(yield_away, p99_vs_hog_alone, TEST_TIMEOUT_S)
 	if (nr < 0)
 		return;
 	ok = check_stalls(_metadata, w, nr);
-	if (!c->can_set) {
+	if (!c->can_set || c->no_bound) {
 		if (ok)
-			SKIP(return, "p99 at knob 1 not compared: %s",
-			     c->no_assert);
+			SKIP(return, "time away at knob 1 not judged: %s",
+			     c->no_bound ? c->no_bound : c->no_assert);
 		return;
 	}
-
-	alone = &w[1];
-	rival = &w[2];
-	limit = alone->p99 + c->tick_ns + c->tick_ns / SLACK_DIV;
-	printf("# %s placement, knob 1: p99 away %.1f us with %s,",
-	       scy_placement_name(c->placement), us(rival->p99),
-	       rival_desc(rival->rival));
-	printf(" %.1f us with the hog alone, limit %.1f us (+ tick %.0f us + 1%%): %s\n",
-	       us(alone->p99), us(limit), us(c->tick_ns),
-	       rival->p99 <= limit ? "ok" : "TOO LONG");
-	EXPECT_LE(rival->p99, limit) {
-		TH_LOG("knob 1, %s: p99 away %.1f us > %.1f us (hog alone + tick)",
-		       rival_desc(rival->rival), us(rival->p99), us(limit));
-	}
+	away_within(_metadata, c, &w[1], &w[0]);
+	away_within(_metadata, c, &w[2], &w[3]);
 }
 
 /* ------------------------------------------------------------------ */

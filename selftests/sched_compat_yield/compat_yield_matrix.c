@@ -61,8 +61,8 @@
  *                           placement, where the yielder's group is the
  *                           rivals').
  *   The main process writes the flips of nice, policy, cpu.weight and
- *   cpu.idle, off the measured CPU; the group events exist in the cgroup
- *   and nested placements only.
+ *   cpu.idle, off the measured CPU where there is another; the group
+ *   events exist in the cgroup and nested placements only.
  *
  * Cells are generated, never listed, in a fixed order (placement, event,
  * rival list). The full product (-F, or SCY_MATRIX=full): every placement
@@ -80,10 +80,11 @@
  * turns on one host thread, up to 100 ms each (QEMU's round-robin kick
  * period); a sample that spans the other vCPU's turn grows by it, as one
  * under plain TCG grows by a stall of its own vCPU: a watcher per CPU
- * takes both out (see Host stalls).  make check runs the migrate cells
- * on their own (-c), in 1-s windows, which hold about 30 yields beside a
- * nice -10 rival; make bench-matrix and the debug guests run them with
- * the others.  -l lists the cells with their index, -n INDEX runs one,
+ * takes both out as far as it sees them (see Host stalls), so that
+ * their time is judged on bare metal only: make check runs every cell in
+ * its guests of plain TCG with -U (the loop-counter shares) and all but
+ * the migrate cells in its one-CPU guests under -icount, where time is
+ * judged.  -l lists the cells with their index, -n INDEX runs one,
  * -c REGEX (POSIX extended, matched against "INDEX PLACEMENT rivals=...
  * event=...") the ones it matches; indices are those of the set in use
  * (default or -F).
@@ -91,110 +92,74 @@
  * Windows: each cell runs a window at knob 0 and one at knob 1, with its
  * event, in the same process (the knob-0 window of a flip event lasts three
  * times as long: a flip can make the stock scheduler keep the yielder away
- * for long at either knob value, and its tail, the figure knob 1 is held
- * to, should cover what the flips cause); a cell with an event also needs
- * its topology without it at knob 1 (its no-event window; for sibling: the
- * cell without the sibling), measured once per topology and shared with
- * every cell of that topology (it is the knob-1 window of the topology's
- * event-free cell); a nice-flip or policy-flip cell also needs its heavy
- * state at knob 1 (rival 1 at nice 0 throughout, the rivals listed
- * heaviest first: that topology's no-event window, shared alike), since
- * while rival 1 weighs nice 0 the yielder waits for its turn as well and
- * the rivals' total weight is larger (G2: the wait grows with them).
- * Every window sets its groups up afresh, so that no
- * scheduler state carries over.  A window lasts -d SECONDS (default 0.6,
- * 0.3 to 30) after a warm-up of a third of that, at most 0.2 s.  Per
- * window: yields, time away per yield p50/p99/max, each task's CPU share
- * (/proc/PID/schedstat), the yielder's loop-counter share.
+ * for long at either knob value, and knob 0's figures are part of the
+ * limits); a sibling cell also needs its topology without the sibling at
+ * knob 1 (G4), measured once per topology and shared.  Every window sets
+ * its groups up afresh, so that no scheduler state carries over.  A window
+ * lasts -d SECONDS (default 0.6, 0.3 to 30) after a warm-up of a third of
+ * that, at most 0.2 s.  Per window: yields, time away per yield
+ * p50/p99/max, each task's CPU share (/proc/PID/schedstat), the
+ * yielder's loop-counter share, the yields during which no rival ran.
  *
- * Verdict per cell (tick = resolution of CLOCK_MONOTONIC_COARSE, 1/HZ;
- * base = max(knob 0's tail at the rank of knob 1's p99, p99 of the
- * no-event window at knob 1, for nice-flip and policy-flip the larger of
- * its light and heavy states'); knob 0 makes more yields, many of which
- * return at once, so its own p99 is over more samples and can leave out
- * the one long wait an event causes at either knob value: its
- * ceil(n1 / 100)-th longest sample is compared, n1 the samples at knob 1):
- *   - p99 at knob 1 <= base + 1 tick, max at knob 1 <= base + 2 ticks,
- *     each + 1% of a tick for the clock reads; for sibling the base is at
- *     least three times the no-sibling p99 (a turn of each rival): the
- *     yielder waits for its sibling's turn as well, which runs only while
- *     their group does, so a rival may take a turn before the group's turn
- *     that ends inside it and another after it; for long-slice the max
- *     may span one 100-ms turn of that rival as well: max <= the larger
- *     of base and 100 ms + the no-event p99, + 2 ticks (and the p99 of
- *     at most 100 samples, which is their longest, + 1 tick);
- *   - where a rival's weight flips (nice, policy, cpu.weight, cpu.idle), no stall
- *     after a reweight: max at knob 1 <= the larger of knob 0's own p99
- *     and the no-event p99 (of both states for nice-flip and
- *     policy-flip), + 2 ticks (a reweight that left a rival a
- *     request of its old weight's virtual length, about 100 ms, kept the
- *     yielder away that long at either knob value, which knob 0's tail,
- *     and so the base, took in; -W reports this limit without judging it,
- *     for a kernel known to keep that stall: Debian's 6.12 under the
- *     livepatch, which leaves its reweight_entity() as it is);
- *   - where a rival of at least the yielder's weight is runnable all the
- *     time at the level where they compete: in the same placement a
- *     rival of nice0 or nice-10 that neither flips nor sleeps; in the
- *     others the rivals' group (groups count as equal weight), unless its
- *     cpu.weight or cpu.idle flips, or its only rival sleeps: the
- *     yielder's loop-counter share at knob 1 <= 0.5%, and its CPU share at
- *     knob 1 <= its CPU share at knob 0 + 1 point (the noise allowance:
- *     the round trips of its yields cost the yielder 0.5-1% of the CPU at
- *     knob 1 under QEMU TCG, so that a point covers a second round trip a
- *     tick where the knob-0 share is as small, 6.12 in one group);
- *   - G4 (sibling): the yielder's CPU share at knob 1 with the sibling
- *     <= 2 x its share without it + 1 point (the same round trip: a
- *     share below a point doubles by noise alone);
+ * Verdict per cell, one TAP line per sub-check (a SKIP, with the reason,
+ * where it is not judged):
+ *   - time: the knob-1 p50, p99 and max against limits computed from the
+ *     contract's bound for the cell's parameters (contract.h: the level
+ *     where the yielder yields, the rivals' weights and number there, the
+ *     kernel's slices and tick, the event's own term), each the larger of
+ *     that bound and the same statistic of the cell's knob-0 window; never
+ *     from a knob-1 window.  The line prints the bound and what it is made
+ *     of;
  *   - G1: where a rival of at least the yielder's weight is runnable all
- *     the time at the level where it yields (as for the shares; not
- *     sibling, whose SCHED_IDLE sibling takes the yielder's request in
- *     microseconds, long-slice, or migrate, whose copies on the other CPU
- *     run anyway): at most 1% of the knob-1 yields, + 3, return before
- *     any rival ran (the rivals' loop counters, read before and after the
- *     yield, unchanged: "at once"; one in a few hundred does in QEMU);
- *     with -S not where the knob-1 window stalled longer than a tick (a
- *     stall is charged to the task that ran through it, which leaves the
- *     others more lag than a turn of each rival);
- *   - a window at knob 1 without a single yield fails.
- * One TAP line per cell with its index, parameters and figures; "<=" where
- * a limit holds, ">" where it does not.
+ *     the time at the level where it yields (not sibling, whose SCHED_IDLE
+ *     sibling takes the yielder's request in microseconds, long-slice, or
+ *     migrate, whose copies on the other CPU run anyway; on EEVDF not
+ *     where a rival wakes at that level: placed with its negative lag,
+ *     inflated, it moves V_r past the yielder by more than a turn of each
+ *     rival): no knob-1 yield returns before another task ran (the
+ *     yielder's involuntary context switches, getrusage(), unchanged
+ *     across the yield: "at once");
+ *   - shares: where a rival of at least the yielder's weight is runnable
+ *     all the time at the level where they compete (in the same placement
+ *     a rival of nice0 or nice-10 that neither flips nor sleeps; in the
+ *     others the rivals' group, unless its cpu.weight or cpu.idle flips,
+ *     or its only rival sleeps): the yielder's loop-counter share at knob
+ *     1 <= 0.5%, and its CPU share at knob 1 <= its CPU share at knob 0 +
+ *     1 point (contract.h says why a point);
+ *   - G4 (sibling cells): the yielder's CPU share at knob 1 with the
+ *     sibling <= 2 x its share without it + 1 point;
+ *   - a window at knob 1 without a single yield fails its time line.
+ * A cell is measured once.  A -c filter that matches no cell is an error.
  *
- * -G judges the time away against twice the base (p99 <= 2 x base + 1
- * tick, max <= 2 x base + 2 ticks, after the flips max <= twice its base
- * + 2 ticks, for long-slice 100 ms + twice the no-event p99 where that is
- * larger), the shares as above: a guard that
- * holds in short windows on a busy host, where the p99 of a window is the
- * longest of a few dozen samples and moves by a tick or more between
- * windows of the same cell (make check runs -G; a wait of several times
- * the stock one, the failure mode of earlier rules, still fails it).  The
- * contract's limits are the default, judged with windows of seconds.
+ * Where time is judged: guest time must be the guest's own (bare metal,
+ * QEMU -icount).  With -U (a guest whose host can stop it: QEMU without
+ * -icount, KVM) a stall moves the time away, G1 (a stall is charged to
+ * the task that ran through it, which leaves the others more lag than a
+ * turn) and the CPU shares: they are reported and SKIP; the loop-counter
+ * share, which a stall does not move, is judged.  The bound needs the
+ * scheduler's slices from /sys/kernel/debug/sched; without them time is
+ * not judged either, and says so.
  *
  * Host stalls: under QEMU TCG a guest that the host does not run for a
- * while sees the time jump; a sample across it grows by the stall.  The
- * main process, SCHED_FIFO on another CPU (its workers start as
- * SCHED_OTHER), wakes every 5 ms during a window; the latest of these
+ * while sees the time jump; a sample across it grows by the stall.  With
+ * -S or -U the main process, SCHED_FIFO on another CPU (its workers start
+ * as SCHED_OTHER), wakes every 5 ms during a window; the latest of these
  * wake-ups is the window's "stall".  With -S (a guest whose vCPUs stall
- * together: QEMU's single-threaded TCG, as make check runs it) a wake-up
- * late by more than 1 ms marks a stall of the whole guest, from when it
- * was due to when it came; every sample loses the stall time it spans
- * before the window's figures are taken (the TAP line names the knob-1 max
- * as measured and the time taken out), and the CPU-share limits allow the
- * knob-1 window's stall time more ("+N stalled": a stall counts as CPU
- * time of the task that ran through it).  Not in the migrate cells: both
- * vCPUs are busy there, and a late wake-up of the main process can be the
- * other vCPU's turn on the host thread they share, while the measured one
- * ran.  There a watcher per CPU (a thread of the main process pinned to
- * it, SCHED_FIFO and waking every 5 ms alike) sees that CPU's own stalls
- * (the host did not run that vCPU, or the other vCPU had its turn), and
- * every sample loses the stall time it spans on the CPU it ran on, with
- * or without -S.  Without -S (plain TCG, where one vCPU can stall alone;
- * real hardware) the samples of the other cells stay as measured.  A cell
- * that fails with a stall of more than a tick in one of its windows is
- * measured again, every window afresh, until a measurement passes or
- * stalls at most a tick, three measurements at most; it is judged on the
- * one with the shortest stall (a stall can also inflate the figures a
- * limit is made of).  Its TAP line says so, and names a stall of more than
- * a tick in the measurement judged.  The limits stay as they are.
+ * together: QEMU's single-threaded TCG) a wake-up late by more than 1 ms
+ * marks a stall of the whole guest, from when it was due to when it came;
+ * every sample loses the stall time it spans before the window's figures
+ * are taken (the TAP line names the knob-1 max as measured and the time
+ * taken out).  Not in the migrate cells: both vCPUs are busy there, and a
+ * late wake-up of the main process can be the other vCPU's turn on the
+ * host thread they share, while the measured one ran.  There a watcher
+ * per CPU (a thread of the main process pinned to it, SCHED_FIFO and
+ * waking every 5 ms alike) sees that CPU's own stalls (the host did not
+ * run that vCPU, or the other vCPU had its turn, as under -icount), and
+ * every sample loses the stall time it spans on the CPU it ran on, in any
+ * mode; the bound of the migrate cells counts a watcher period of each
+ * such turn, which a watcher sees only from its first late wake-up.
+ * Without -S or -U there are no probes: on a one-CPU guest each would be a
+ * scheduling point between the ticks the bound counts.
  *
  * SKIP (with the reason): no /sys/kernel/sched_compat_yield, not root,
  * no autogroups (session), no cgroup2 cpu controller (cgroup, nested), no
@@ -230,44 +195,23 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
+#include "contract.h"
 #include "place.h"
 #include "share.h"
 
 #define NSEC_PER_SEC		1000000000ULL
 #define NSEC_PER_MSEC		1000000ULL
 
-#define MAX_RIVALS		3
 #define FLIP_NS			(300 * NSEC_PER_MSEC)
 #define MIGRATE_NS		(300 * NSEC_PER_MSEC)
 #define SLEEPER_RUN_NS		(20 * NSEC_PER_MSEC)
-/* long-slice: the longest custom slice the kernel takes */
-#define LONG_SLICE_NS		(100 * NSEC_PER_MSEC)
 #define SLEEPER_PERIOD_NS	(40 * NSEC_PER_MSEC)
-/* the main process wakes this often in a window, to see guest stalls */
-#define PROBE_NS		(5 * NSEC_PER_MSEC)
+/* the main process (and the migrate cells' watchers) wake this often */
+#define PROBE_NS		CT_WATCH_NS
 /* a wake-up of the main process this late: the guest did not run */
 #define STALL_MIN_NS		NSEC_PER_MSEC
 /* guest stalls kept per window, to take them out of the samples */
 #define MAX_STALLS		4096
-
-#define LOOP_SHARE_MAX		0.005
-/*
- * G1: knob-1 yields during which no rival ran, at most this fraction and
- * AT_ONCE_FLOOR more: one in a few hundred does so at either form of the
- * rule in QEMU, which a 0.6-s window of 150 yields must not fail on
- */
-#define AT_ONCE_MAX		0.01
-#define AT_ONCE_FLOOR		3
-#define CPU_NOISE		0.01
-#define G4_FACTOR		2.0
-#define G4_FLOOR		0.01
-/*
- * sibling: the turns in one wait, in units of the no-sibling p99 (a turn
- * of each rival): the sibling's, and each rival's twice (G2)
- */
-#define SIBLING_TURNS		3
-/* a tick's 1%: the cost of the yield and of the clock reads */
-#define SLACK_DIV		100
 
 #define DURATION_DEFAULT	0.6
 #define DURATION_MIN		0.3
@@ -275,8 +219,6 @@
 #define WARMUP_MAX_NS		(200 * NSEC_PER_MSEC)
 /* samples kept per window; more yields are counted, not kept */
 #define MAX_SAMPLES		(2U * 1024 * 1024)
-/* measurements of a failing cell after one disturbed by guest stalls */
-#define REMEASURE		2
 /* once the rivals are gone the yielder only has to return */
 #define FINISH_TIMEOUT_S	10
 #define CACHELINE		64
@@ -285,29 +227,6 @@
 #define NO_KNOB_REASON \
 	"kernel has no " SCY_KNOB_SYSFS \
 	" (CONFIG_SCHED_COMPAT_YIELD unset or unpatched kernel)"
-
-enum placement { PL_SAME, PL_SESSION, PL_CGROUP, PL_NESTED, NR_PL };
-/* light to heavy */
-enum weight { W_IDLE, W_NICE19, W_NICE0, W_NICE_M10, NR_W };
-enum event {
-	EV_NONE, EV_NICE, EV_POLICY, EV_WEIGHT, EV_IDLE, EV_SLEEP,
-	EV_SLICE, EV_MIGRATE, EV_SIBLING, NR_EV
-};
-
-static const char * const pl_names[NR_PL] = {
-	"same", "session", "cgroup", "nested",
-};
-
-static const char * const w_names[NR_W] = {
-	"idle", "nice19", "nice0", "nice-10",
-};
-
-static const int w_nice[NR_W] = { 0, 19, 0, -10 };
-
-static const char * const ev_names[NR_EV] = {
-	"none", "nice-flip", "policy-flip", "weight-flip", "idle-flip",
-	"sleep-wake", "long-slice", "migrate", "sibling",
-};
 
 /* The groups of the cgroup and nested placements: yielder's, rivals' */
 static const char * const cg_flat[] = { "yielder", "rivals" };
@@ -326,18 +245,6 @@ static const char * const cg_compete[NR_PL] = {
 #define LEAF_YIELDER	0
 #define LEAF_RIVALS	1
 
-struct topo {
-	enum placement pl;
-	int nr;
-	enum weight w[MAX_RIVALS];	/* w[0]: the rival an event acts on */
-};
-
-struct cell {
-	int idx;
-	struct topo t;
-	enum event ev;
-};
-
 /* ------------------------------------------------------------------ */
 /* workers and their shared page */
 
@@ -345,8 +252,8 @@ enum {
 	SLOT_YIELDER,
 	SLOT_SPAWNER,		/* forks the rivals, after setsid() in session */
 	SLOT_RIVAL,		/* rivals on the measured CPU ... */
-	SLOT_REPLICA = SLOT_RIVAL + MAX_RIVALS,	/* ... their copies (migrate) */
-	SLOT_SIBLING = SLOT_REPLICA + MAX_RIVALS,
+	SLOT_REPLICA = SLOT_RIVAL + CT_MAX_RIVALS,	/* ... their copies (migrate) */
+	SLOT_SIBLING = SLOT_REPLICA + CT_MAX_RIVALS,
 	NR_SLOTS,
 };
 
@@ -371,7 +278,8 @@ struct win_shared {
 	__u64 end_ns;
 	__u64 n;		/* samples kept */
 	__u64 nyields;		/* yields that started in the window */
-	__u64 at_once;		/* of them: no rival's counter moved */
+	__u64 at_once;		/* of them: no context switch (no task ran) */
+	__u64 once_at;		/* when the first of those started */
 	__u64 max;		/* longest of them */
 	__u64 max_at;		/* when it started, from start_ns */
 	__u64 migrations;
@@ -390,22 +298,19 @@ struct win_shared {
 			 2 * MAX_SAMPLES * sizeof(__u64))
 
 /* What a window is, and what it measured */
-/* The longest samples a window keeps, for the rank-matched knob-0 tail */
-#define TOP_N		16
-
 struct win {
 	const char *kind;	/* "k0", "k1", "base" */
-	enum event ev;
+	enum ct_event ev;
 	int knob;
 	int status;		/* SCY_OK, SCY_EUNSUPPORTED, SCY_EFAIL */
 	char err[ERRLEN];
 	/* time away per yield, net of the guest's stalls */
 	__u64 nyields, p50, p99, max, max_at;
-	__u64 at_once;			/* yields during which no rival ran */
+	__u64 at_once;			/* yields during which no task ran */
+	__u64 once_at;			/* the first of them, from the start */
 	__u64 max_raw;			/* longest sample as measured */
 	__u64 stalled;			/* stall time taken out of samples */
 	__u64 n;			/* samples kept */
-	__u64 top[TOP_N];		/* the TOP_N longest, longest first */
 	bool cut, full;
 	double wall_s;
 	int flips;
@@ -413,7 +318,6 @@ struct win {
 	double loop_share, cpu_share;
 	double busy;			/* workers' CPU time / window x CPUs */
 	__u64 stall;			/* latest wake-up of the main process */
-	double stall_share;		/* -S: stall time / window (not migrate) */
 	double task_cpu[NR_SLOTS];	/* -1: no such task */
 	int cpu_source;			/* 0 schedstat, 1 stat */
 };
@@ -422,20 +326,25 @@ struct win {
 /* options and process state */
 
 static double opt_duration = DURATION_DEFAULT;
-static bool opt_guard;
-static bool opt_no_flip_limit;
 static bool opt_net;
+static bool opt_untimed;
 static int opt_cpu = -1;
 static FILE *csv;
 static __u64 tick_ns;
 static int cpu_a = -1, cpu_b = -1;	/* measured CPU, second CPU */
 static char cg_base[64];
 
+/* the kernel's parameters the contract's bound reads */
+static struct ct_sched sched;
+/* why time is not judged here, or NULL */
+static const char *untimed;
+static char untimed_buf[256];
+
 static pid_t main_pid;
 static int init_knob = -1;
 static sig_atomic_t knob_changed;
 
-static int nr_windows, nr_remeasured;
+static int nr_windows;
 
 /* the window in progress, for the signal handler */
 static struct win_shared *cur_sh;
@@ -473,268 +382,6 @@ static int default_cpu(const cpu_set_t *set)
 		if (CPU_ISSET(cpu, set))
 			return cpu;
 	return -1;
-}
-
-/* ------------------------------------------------------------------ */
-/* cells */
-
-static bool ev_allowed(enum placement pl, enum event ev)
-{
-	if (ev == EV_WEIGHT || ev == EV_IDLE)
-		return pl == PL_CGROUP || pl == PL_NESTED;
-	/* in the same placement the yielder's group is the rivals' */
-	if (ev == EV_SIBLING)
-		return pl != PL_SAME;
-	return true;
-}
-
-/*
- * The rival lists an event takes, in a fixed order (1, 2, 3 rivals; then
- * by weights, heaviest first): multisets; with rival 1 singled out for
- * sleep-wake; rival 1 nice19 for nice-flip and long-slice, idle for
- * policy-flip; nice0
- * alone for the G4 family of the default set.  Returns how many were written to @out.
- */
-static int rival_lists(enum event ev, bool full, struct topo *out, int max)
-{
-	int nr, a, b, c, n = 0;
-	int w[MAX_RIVALS];
-
-	if (ev == EV_SIBLING && !full) {
-		if (max > 0) {
-			out[0].nr = 1;
-			out[0].w[0] = W_NICE0;
-		}
-		return 1;
-	}
-	for (nr = 1; nr <= MAX_RIVALS; nr++) {
-		for (a = NR_W - 1; a >= 0; a--) {
-			if (ev == EV_NICE && a != W_NICE19)
-				continue;
-			if (ev == EV_POLICY && a != W_IDLE)
-				continue;
-			if (ev == EV_SLICE && a != W_NICE19)
-				continue;
-			/* the others heaviest first, rival 1 of any weight */
-			for (b = nr > 1 ? NR_W - 1 : 0; b >= 0; b--) {
-				for (c = nr > 2 ? b : 0; c >= 0; c--) {
-					bool ordered_rest;
-
-					w[0] = a;
-					w[1] = b;
-					w[2] = c;
-					/*
-					 * A multiset is listed heaviest first;
-					 * sleep-wake, long-slice, nice-flip and
-					 * policy-flip single out rival 1,
-					 * whatever it weighs.
-					 */
-					ordered_rest = ev == EV_SLEEP ||
-						       ev == EV_SLICE ||
-						       ev == EV_NICE ||
-						       ev == EV_POLICY;
-					if (!ordered_rest && nr > 1 && b > a)
-						continue;
-					if (n < max) {
-						out[n].nr = nr;
-						memcpy(out[n].w, w, sizeof(w));
-					}
-					n++;
-				}
-			}
-		}
-	}
-	return n;
-}
-
-static bool has_weight(const struct topo *t, enum weight w)
-{
-	int i;
-
-	for (i = 0; i < t->nr; i++)
-		if (t->w[i] == w)
-			return true;
-	return false;
-}
-
-/*
- * Coverage of the default set: required, every weight beside every
- * placement x event pair; wanted, the pairs of rival count with
- * placement, event and weight.
- */
-struct cover {
-	bool pew[NR_PL][NR_EV][NR_W];
-	bool pl_nr[NR_PL][MAX_RIVALS + 1];
-	bool ev_nr[NR_EV][MAX_RIVALS + 1];
-	bool nr_w[MAX_RIVALS + 1][NR_W];
-	bool ev_w0[NR_EV][NR_W];	/* the weight of the event's rival */
-};
-
-#define REQUIRED	100
-
-/*
- * What the list @t adds in @pl x @ev: REQUIRED per new triple, 1 per new
- * pair; with @take, mark them covered.
- */
-static int cover_gain(struct cover *cv, enum placement pl, enum event ev,
-		      const struct topo *t, bool take)
-{
-	int gain = 0, w;
-
-	gain += !cv->pl_nr[pl][t->nr] + !cv->ev_nr[ev][t->nr] +
-		!cv->ev_w0[ev][t->w[0]];
-	for (w = 0; w < NR_W; w++) {
-		if (!has_weight(t, w))
-			continue;
-		gain += REQUIRED * !cv->pew[pl][ev][w] + !cv->nr_w[t->nr][w];
-		if (take) {
-			cv->pew[pl][ev][w] = true;
-			cv->nr_w[t->nr][w] = true;
-		}
-	}
-	if (take) {
-		cv->pl_nr[pl][t->nr] = true;
-		cv->ev_nr[ev][t->nr] = true;
-		cv->ev_w0[ev][t->w[0]] = true;
-	}
-	return gain;
-}
-
-#define MAX_LISTS	64
-
-static void add_cell(struct cell *cells, int max, int *n, enum placement pl,
-		     enum event ev, const struct topo *t)
-{
-	if (cells && *n < max) {
-		cells[*n].idx = *n;
-		cells[*n].t = *t;
-		cells[*n].t.pl = pl;
-		cells[*n].ev = ev;
-	}
-	(*n)++;
-}
-
-/*
- * Generate the cells, in a fixed order: placements, events, then rival
- * lists.  Full: every list of every allowed pair.  Default: per pair, the
- * list that covers most (REQUIRED for a new triple), the earlier (shorter)
- * on a tie, until every weight is beside the pair.
- */
-static int gen_cells(bool full, struct cell *cells, int max)
-{
-	struct topo lists[MAX_LISTS];
-	struct cover cv;
-	int n = 0, pl, ev, nl, i, best, g, bg;
-
-	memset(&cv, 0, sizeof(cv));
-	for (pl = 0; pl < NR_PL; pl++) {
-		for (ev = 0; ev < NR_EV; ev++) {
-			if (!ev_allowed(pl, ev))
-				continue;
-			nl = rival_lists(ev, full, lists, MAX_LISTS);
-			if (nl > MAX_LISTS)
-				nl = MAX_LISTS;
-			if (full) {
-				for (i = 0; i < nl; i++)
-					add_cell(cells, max, &n, pl, ev,
-						 &lists[i]);
-				continue;
-			}
-			for (;;) {
-				best = 0;
-				bg = -1;
-				for (i = 0; i < nl; i++) {
-					g = cover_gain(&cv, pl, ev, &lists[i],
-						       false);
-					if (g > bg) {
-						bg = g;
-						best = i;
-					}
-				}
-				if (bg < REQUIRED)
-					break;
-				cover_gain(&cv, pl, ev, &lists[best], true);
-				add_cell(cells, max, &n, pl, ev, &lists[best]);
-			}
-		}
-	}
-	return n;
-}
-
-static void rivals_str(const struct topo *t, char *buf, size_t len)
-{
-	size_t off = 0;
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < t->nr && off < len; i++)
-		off += snprintf(buf + off, len - off, "%s%s", i ? "," : "",
-				w_names[t->w[i]]);
-}
-
-static void cell_name(const struct cell *c, char *buf, size_t len)
-{
-	char rv[64];
-
-	rivals_str(&c->t, rv, sizeof(rv));
-	snprintf(buf, len, "%d %s rivals=%s event=%s", c->idx,
-		 pl_names[c->t.pl], rv, ev_names[c->ev]);
-}
-
-/*
- * Is a rival of at least the yielder's weight runnable all the time at
- * the level where they compete?  (The loop and CPU share rules.)
- */
-static bool heavy_rival(const struct cell *c, const char **why)
-{
-	int i, steady = 0;
-
-	if (c->ev == EV_WEIGHT || c->ev == EV_IDLE) {
-		*why = "the rivals' group is lowered half the time";
-		return false;
-	}
-	for (i = 0; i < c->t.nr; i++) {
-		if (i == 0 && c->ev == EV_SLEEP)
-			continue;
-		if (c->t.pl == PL_SAME) {
-			if (i == 0 && (c->ev == EV_NICE ||
-				       c->ev == EV_POLICY))
-				continue;
-			if (c->t.w[i] < W_NICE0)
-				continue;
-		}
-		steady++;
-	}
-	if (!steady)
-		*why = c->t.pl == PL_SAME ?
-		       "no rival of nice 0 or heavier all the time" :
-		       "the rivals' group sleeps half the time";
-	return steady > 0;
-}
-
-/*
- * Is G1 judged in @c: does every knob-1 yield have a rival of at least the
- * yielder's weight runnable at the level where it yields, whose turn no lag
- * of the yielder's can skip?  A lighter rival receives what is left of the
- * yielder's request, weighted, in microseconds (a SCHED_IDLE one 1024 / 3
- * times faster), often less than one loop of its counter: only a heavy
- * rival's run shows.
- */
-static bool g1_judged(const struct cell *c, const char **why)
-{
-	switch (c->ev) {
-	case EV_SIBLING:
-		*why = "the rival at the yielder's level is a SCHED_IDLE sibling";
-		return false;
-	case EV_SLICE:
-		*why = "a rival's 100-ms turns leave the yielder more lag than one turn per rival";
-		return false;
-	case EV_MIGRATE:
-		*why = "the copies on the other CPU run during every yield";
-		return false;
-	default:
-		return heavy_rival(c, why);
-	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -800,38 +447,45 @@ static void on_signal(int sig)
 /* ------------------------------------------------------------------ */
 /* the workers */
 
-/* The loop counts of every rival, sibling and copy included */
-static __u64 rivals_count(struct win_shared *sh)
+/*
+ * The calling thread's involuntary context switches so far: a yield that
+ * handed the CPU to another task adds one, a yield that returned at once
+ * none.
+ */
+static long nivcsw(void)
 {
-	__u64 sum = 0;
-	int i;
+	struct rusage ru;
 
-	for (i = SLOT_RIVAL; i < NR_SLOTS; i++)
-		sum += __atomic_load_n(&sh->slot[i].counter, __ATOMIC_RELAXED);
-	return sum;
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return -1;
+	return ru.ru_nivcsw;
 }
 
 static noreturn void yielder_run(struct win_shared *sh, bool migrate)
 {
 	__u64 ty, t1, d, count = 0, n = 0, ny = 0, dmx = 0, mig = 0, at = 0;
-	__u64 next_mig = UINT64_MAX, before, once = 0;
+	__u64 first_once = 0;
+	__u64 next_mig = UINT64_MAX, once = 0;
+	long sw, sw1;
 	cpu_set_t set;
 	int cur = 0;
 
 	wait_go(sh);
 	if (migrate)
 		next_mig = sh->go_ns + MIGRATE_NS;
+	sw = nivcsw();
 	for (;;) {
-		before = rivals_count(sh);
 		ty = scy_now_ns();
 		sched_yield();
 		t1 = scy_now_ns();
+		sw1 = nivcsw();
 		__atomic_store_n(&sh->slot[SLOT_YIELDER].counter, ++count,
 				 __ATOMIC_RELAXED);
 		if (ty >= sh->start_ns && ty < sh->end_ns) {
 			d = t1 - ty;
 			ny++;
-			once += rivals_count(sh) == before;
+			if (sw1 == sw && !once++)
+				first_once = ty - sh->start_ns;
 			if (d > dmx) {
 				dmx = d;
 				at = ty - sh->start_ns;
@@ -844,6 +498,7 @@ static noreturn void yielder_run(struct win_shared *sh, bool migrate)
 				sh->full = 1;
 			}
 		}
+		sw = sw1;
 		if (READ_ONCE(sh->stop))
 			break;
 		if (t1 >= next_mig) {
@@ -861,6 +516,7 @@ static noreturn void yielder_run(struct win_shared *sh, bool migrate)
 	sh->n = n;
 	sh->nyields = ny;
 	sh->at_once = once;
+	sh->once_at = first_once;
 	sh->max = dmx;
 	sh->max_at = at;
 	sh->migrations = mig;
@@ -904,7 +560,7 @@ static noreturn void sleeper_run(struct win_shared *sh, int slot)
  * The yielder's setup; in the session placement with a sibling, it forks
  * the sibling after setsid(), so that they share its autogroup.
  */
-static noreturn void yielder_start(const struct cell *c, enum event ev,
+static noreturn void yielder_start(const struct ct_cell *c, enum ct_event ev,
 				   struct win_shared *sh, int ready_fd,
 				   pid_t parent, const struct scy_worker_spec *ws)
 {
@@ -933,16 +589,16 @@ static noreturn void yielder_start(const struct cell *c, enum event ev,
 	yielder_run(sh, ev == EV_MIGRATE);
 }
 
-static void rival_spec(const struct cell *c, enum event ev, int i, int cpu,
+static void rival_spec(const struct ct_cell *c, enum ct_event ev, int i, int cpu,
 		       struct scy_worker_spec *ws)
 {
-	enum weight w = c->t.w[i];
+	enum ct_weight w = c->t.w[i];
 
 	memset(ws, 0, sizeof(*ws));
 	ws->cpu = cpu;
 	ws->set_policy = true;
 	ws->policy = w == W_IDLE ? SCHED_IDLE : SCHED_OTHER;
-	ws->nice = w_nice[w];
+	ws->nice = ct_w_nice[w];
 	/* the flipping rival starts light, at nice 19 */
 	if (ev == EV_NICE && i == 0) {
 		ws->policy = SCHED_OTHER;
@@ -954,7 +610,7 @@ static void rival_spec(const struct cell *c, enum event ev, int i, int cpu,
 		ws->nice = 0;
 	}
 	if (ev == EV_SLICE && i == 0)
-		ws->slice_ns = LONG_SLICE_NS;
+		ws->slice_ns = CT_LONG_SLICE_NS;
 	ws->leaf = c->t.pl == PL_CGROUP || c->t.pl == PL_NESTED ?
 		   LEAF_RIVALS : SCY_NO_LEAF;
 }
@@ -964,7 +620,7 @@ static void rival_spec(const struct cell *c, enum event ev, int i, int cpu,
  * rivals, reaps them and exits when they are gone.  The rivals die with
  * it (PR_SET_PDEATHSIG), it dies with the main process.
  */
-static noreturn void spawner_run(const struct cell *c, enum event ev,
+static noreturn void spawner_run(const struct ct_cell *c, enum ct_event ev,
 				 struct win_shared *sh, int ready_fd,
 				 pid_t parent, int away_cpu)
 {
@@ -1077,7 +733,7 @@ static int autogroup_of(pid_t pid, char *buf, size_t len)
 }
 
 /* The group where the rivals compete with the yielder: write @val to @file */
-static int compete_write(const struct cell *c, const char *file,
+static int compete_write(const struct ct_cell *c, const char *file,
 			 const char *val)
 {
 	char path[PATH_MAX + 128];
@@ -1087,7 +743,7 @@ static int compete_write(const struct cell *c, const char *file,
 	return scy_write_str(path, val);
 }
 
-static bool compete_has(const struct cell *c, const char *file)
+static bool compete_has(const struct ct_cell *c, const char *file)
 {
 	char path[PATH_MAX + 128];
 
@@ -1097,7 +753,7 @@ static bool compete_has(const struct cell *c, const char *file)
 }
 
 /* Set the flipping thing light (@heavy false) or heavy; 0 or an errno */
-static int flip(const struct cell *c, enum event ev, struct win_shared *sh,
+static int flip(const struct ct_cell *c, enum ct_event ev, struct win_shared *sh,
 		bool heavy)
 {
 	switch (ev) {
@@ -1123,17 +779,11 @@ static int flip(const struct cell *c, enum event ev, struct win_shared *sh,
 	}
 }
 
-static bool ev_flips(enum event ev)
-{
-	return ev == EV_NICE || ev == EV_POLICY || ev == EV_WEIGHT ||
-	       ev == EV_IDLE;
-}
-
 /*
  * Set up the placement of @c for a window with event @ev.  SCY_OK; SCY_EUNSUPPORTED with the reason
  * (a SKIP); SCY_EFAIL (a failure).
  */
-static int cell_setup(const struct cell *c, enum event ev, char *err,
+static int cell_setup(const struct ct_cell *c, enum ct_event ev, char *err,
 		      size_t errlen)
 {
 	int ret;
@@ -1336,9 +986,9 @@ static __u64 net_of_stalls(struct win_shared *sh, struct win *w,
  * One window of cell @c with event @ev (EV_NONE: the no-event window) at
  * knob @w->knob; the placement is set up.  Fills @w; returns w->status.
  */
-static int run_window(const struct cell *c, struct win *w)
+static int run_window(const struct ct_cell *c, struct win *w)
 {
-	enum event ev = w->ev;
+	enum ct_event ev = w->ev;
 	struct win_shared *sh;
 	struct snap s0, s1;
 	__u64 dur, warmup, go, next_flip, next_probe, target, t;
@@ -1505,7 +1155,7 @@ static int run_window(const struct cell *c, struct win *w)
 	 * a cell sees three times the flips, so that its tail, the figure
 	 * knob 1 is held to, covers what the events cause.
 	 */
-	if (!w->knob && ev_flips(w->ev))
+	if (!w->knob && ct_ev_flips(w->ev))
 		dur *= 3;
 	go = scy_now_ns();
 	sh->go_ns = go;
@@ -1525,8 +1175,13 @@ static int run_window(const struct cell *c, struct win *w)
 	/* the flips, the snapshot at the start and the one at the end */
 	guest_stalls.n = 0;
 	guest_stalls.lost = false;
-	next_flip = ev_flips(ev) ? go + FLIP_NS : UINT64_MAX;
-	next_probe = go + PROBE_NS;
+	next_flip = ct_ev_flips(ev) ? go + FLIP_NS : UINT64_MAX;
+	/*
+	 * Probes only where guest time can stall (-S, -U): elsewhere a wake-up
+	 * of the main process every 5 ms on a one-CPU guest would be a
+	 * scheduling point between the ticks the contract counts.
+	 */
+	next_probe = opt_net || opt_untimed ? go + PROBE_NS : UINT64_MAX;
 	for (;;) {
 		bool is_flip = false;
 		__u64 now;
@@ -1552,7 +1207,7 @@ static int run_window(const struct cell *c, struct win *w)
 			heavy = !heavy;
 			e = flip(c, ev, sh, heavy);
 			if (e) {
-				snprintf(err, errlen, "%s: %s", ev_names[ev],
+				snprintf(err, errlen, "%s: %s", ct_ev_names[ev],
 					 strerror(e));
 				goto out;
 			}
@@ -1594,33 +1249,18 @@ static int run_window(const struct cell *c, struct win *w)
 
 	w->nyields = sh->nyields;
 	w->at_once = sh->at_once;
+	w->once_at = sh->once_at;
 	w->full = sh->full;
 	w->migrations = sh->migrations;
 	w->max_raw = sh->max;
 	w->max = sh->max;
 	w->max_at = sh->max_at;
 	/*
-	 * With the yielder migrating both CPUs are busy, and the main
+	 * -S: the guest's stalls out of the samples.  Not in the migrate
+	 * cells: with the yielder migrating both CPUs are busy, and the main
 	 * process's late wake-ups can be the other vCPU's turn on a host
-	 * thread they share: the measured one ran then.
+	 * thread they share, while the measured one ran.
 	 */
-	if (opt_net && ev != EV_MIGRATE) {
-		__u64 in = 0;
-
-		/* the stall time in the window, where shares are taken */
-		const struct stalls *st = &guest_stalls;
-
-		for (i = 0; i < st->n; i++) {
-			__u64 a = st->from[i] > sh->start_ns ?
-				  st->from[i] : sh->start_ns;
-			__u64 b = st->to[i] < sh->end_ns ?
-				  st->to[i] : sh->end_ns;
-
-			if (b > a)
-				in += b - a;
-		}
-		w->stall_share = (double)in / (sh->end_ns - sh->start_ns);
-	}
 	if (opt_net && guest_stalls.n && ev != EV_MIGRATE) {
 		const struct stalls *l[2] = { &guest_stalls, &guest_stalls };
 
@@ -1650,8 +1290,6 @@ static int run_window(const struct cell *c, struct win *w)
 	w->p50 = scy_percentile(sh->sample, sh->n, 50);
 	w->p99 = scy_percentile(sh->sample, sh->n, 99);
 	w->n = sh->n;
-	for (i = 0; i < TOP_N; i++)
-		w->top[i] = (__u64)i < sh->n ? sh->sample[sh->n - 1 - i] : 0;
 
 	/* shares; with copies on two CPUs the rivals count once per CPU */
 	ncpu = ev == EV_MIGRATE ? 2 : 1;
@@ -1698,7 +1336,7 @@ out_place:
 /* ------------------------------------------------------------------ */
 /* output */
 
-static void print_window(const struct cell *c, const struct win *w)
+static void print_window(const struct ct_cell *c, const struct win *w)
 {
 	char rv[64], shares[256], line[640];
 	size_t off = 0;
@@ -1722,9 +1360,13 @@ static void print_window(const struct cell *c, const struct win *w)
 		       (c->ev == EV_SIBLING ? ", no sibling" : ", no event") : "",
 		       (unsigned long long)w->nyields);
 	off += snprintf(line + off, sizeof(line) - off,
-			" p50 %.2fms p99 %.2fms max %.2fms (at %.0fms); at once %llu;",
+			" p50 %.2fms p99 %.2fms max %.2fms (at %.0fms); at once %llu",
 			ms(w->p50), ms(w->p99), ms(w->max), ms(w->max_at),
 			(unsigned long long)w->at_once);
+	if (w->at_once)
+		off += snprintf(line + off, sizeof(line) - off,
+				" (the first at %.3fms)", ms(w->once_at));
+	off += snprintf(line + off, sizeof(line) - off, ";");
 	if (w->stalled)
 		off += snprintf(line + off, sizeof(line) - off,
 				" net of %.1fms of guest stalls (max as measured %.2fms);",
@@ -1738,10 +1380,10 @@ static void print_window(const struct cell *c, const struct win *w)
 	ksft_print_msg("%s\n", line);
 	if (!csv)
 		return;
-	rivals_str(&c->t, rv, sizeof(rv));
+	ct_rivals_str(&c->t, rv, sizeof(rv));
 	fprintf(csv, "%d,%s,%d,%s,%s,\"%s\",%s,%d,%.2f,%.3f,",
 		c->idx, w->kind, w->knob, scy_kernel_release(),
-		pl_names[c->t.pl], rv, ev_names[w->ev], cpu_a, opt_duration,
+		ct_pl_names[c->t.pl], rv, ct_ev_names[w->ev], cpu_a, opt_duration,
 		w->wall_s);
 	fprintf(csv, "%llu,%.1f,%.1f,%.1f,%d,%d,%d,%llu,%.6f,%.6f,%.4f,%.1f,\"",
 		(unsigned long long)w->nyields, w->p50 / 1e3, w->p99 / 1e3,
@@ -1767,10 +1409,10 @@ static void print_window(const struct cell *c, const struct win *w)
 			"cpu_source,max_raw_us,stalled_us,at_once"
 
 /* ------------------------------------------------------------------ */
-/* the no-event windows, one per topology */
+/* the no-sibling windows, one per topology */
 
 struct base_entry {
-	struct topo t;
+	struct ct_topo t;
 	struct win w;
 };
 
@@ -1778,7 +1420,7 @@ struct base_entry {
 static struct base_entry **bases;
 static int nr_bases;
 
-static bool topo_eq(const struct topo *a, const struct topo *b)
+static bool topo_eq(const struct ct_topo *a, const struct ct_topo *b)
 {
 	int i;
 
@@ -1790,7 +1432,7 @@ static bool topo_eq(const struct topo *a, const struct topo *b)
 	return true;
 }
 
-static struct win *base_find(const struct topo *t)
+static struct win *base_find(const struct ct_topo *t)
 {
 	int i;
 
@@ -1800,7 +1442,7 @@ static struct win *base_find(const struct topo *t)
 	return NULL;
 }
 
-static struct win *base_add(const struct topo *t, const struct win *w)
+static struct win *base_add(const struct ct_topo *t, const struct win *w)
 {
 	struct base_entry **nb, *e;
 
@@ -1822,82 +1464,21 @@ static struct win *base_add(const struct topo *t, const struct win *w)
 /* ------------------------------------------------------------------ */
 /* one cell */
 
-static const char *le(bool ok)
-{
-	return ok ? "<=" : ">";
-}
-
 /* The windows of a cell, measured */
 struct cell_run {
-	struct win k0, k1, nb, nh;
-	const struct win *base;	/* nb, k1 or a shared window */
-	const struct win *heavy; /* nice/policy-flip: nh or a shared window */
-	struct win *fail;	/* the window that failed to run */
+	struct win k0, k1, nb;
+	const struct win *nosib;	/* sibling: nb or a shared window */
+	struct win *fail;		/* the window that failed to run */
 };
 
 /*
- * The heavy state of a nice-flip or policy-flip cell @c: its topology
- * with rival 1 at nice 0 all the time, its rivals listed heaviest first
- * (as an event-free cell's), so that it is that cell's no-event window.
+ * Measure cell @c: knob 0, then knob 1, each with the cell's event; a
+ * sibling cell also needs its topology without the sibling at knob 1
+ * (G4), measured once per topology and shared.  An enum scy_status.
  */
-static void heavy_cell(const struct cell *c, struct cell *h)
+static int measure_cell(const struct ct_cell *c, struct cell_run *r)
 {
-	int i, j;
-
-	*h = *c;
-	h->t.w[0] = W_NICE0;
-	for (i = 1; i < h->t.nr; i++)
-		for (j = i; j > 0 && h->t.w[j] > h->t.w[j - 1]; j--) {
-			enum weight t = h->t.w[j];
-
-			h->t.w[j] = h->t.w[j - 1];
-			h->t.w[j - 1] = t;
-		}
-}
-
-/*
- * The no-event window of the heavy state of cell @c into @r (see
- * measure_cell()).  An enum scy_status.
- */
-static int measure_heavy(const struct cell *c, bool fresh, struct cell_run *r)
-{
-	struct cell h;
 	struct win *shared;
-	char rv[64];
-	int ret;
-
-	heavy_cell(c, &h);
-	rivals_str(&h.t, rv, sizeof(rv));
-	shared = fresh ? NULL : base_find(&h.t);
-	if (shared) {
-		r->heavy = shared;
-		ksft_print_msg("cell %d heavy: the no-event window of rivals=%s, shared\n",
-			       c->idx, rv);
-		return SCY_OK;
-	}
-	r->nh = (struct win){ .kind = "heavy", .knob = 1, .ev = EV_NONE };
-	r->fail = &r->nh;
-	ret = run_window(&h, &r->nh);
-	if (ret)
-		return ret;
-	ksft_print_msg("cell %d heavy: rival 1 at nice 0 throughout, rivals=%s\n",
-		       c->idx, rv);
-	print_window(&h, &r->nh);
-	r->heavy = &r->nh;
-	if (!fresh && !base_add(&h.t, &r->nh))
-		return SCY_EFAIL;
-	return SCY_OK;
-}
-
-/*
- * Measure cell @c: knob 0, knob 1 and the no-event window at knob 1, the
- * last two back to back; for nice-flip and policy-flip also the no-event
- * window of the heavy state (rival 1 at nice 0).  @fresh: measure them
- * all, share nothing.  An enum scy_status.
- */
-static int measure_cell(const struct cell *c, bool fresh, struct cell_run *r)
-{
-	struct win *shared = fresh ? NULL : base_find(&c->t);
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -1910,288 +1491,103 @@ static int measure_cell(const struct cell *c, bool fresh, struct cell_run *r)
 	if (ret)
 		return ret;
 	print_window(c, &r->k0);
-	if (c->ev == EV_NONE && shared) {
-		r->k1 = *shared;
-		r->k1.kind = "k1";
-		r->base = shared;
-		ksft_print_msg("cell %d k1: the no-event window above, shared\n",
-			       c->idx);
-		return SCY_OK;
-	}
 	r->fail = &r->k1;
 	ret = run_window(c, &r->k1);
 	if (ret)
 		return ret;
 	print_window(c, &r->k1);
-	if (c->ev == EV_NONE) {
-		r->base = &r->k1;
-		if (!fresh && !base_add(&c->t, &r->k1))
-			return SCY_EFAIL;
+	if (c->ev != EV_SIBLING)
+		return SCY_OK;
+	shared = base_find(&c->t);
+	if (shared) {
+		r->nosib = shared;
+		ksft_print_msg("cell %d base: the no-sibling window above, shared\n",
+			       c->idx);
 		return SCY_OK;
 	}
-	if (shared) {
-		r->base = shared;
-	} else {
-		r->fail = &r->nb;
-		ret = run_window(c, &r->nb);
-		if (ret)
-			return ret;
-		print_window(c, &r->nb);
-		r->base = &r->nb;
-		if (!fresh && !base_add(&c->t, &r->nb))
-			return SCY_EFAIL;
-	}
-	if (c->ev == EV_NICE || c->ev == EV_POLICY)
-		return measure_heavy(c, fresh, r);
-	return SCY_OK;
+	r->fail = &r->nb;
+	ret = run_window(c, &r->nb);
+	if (ret)
+		return ret;
+	print_window(c, &r->nb);
+	r->nosib = base_add(&c->t, &r->nb);
+	return r->nosib ? SCY_OK : SCY_EFAIL;
 }
 
-/* The longest stall of the guest in the windows of @r */
-static __u64 run_stall(const struct cell_run *r)
+static void to_ct(const struct win *w, struct ct_win *cw)
 {
-	__u64 st = r->k0.stall > r->k1.stall ? r->k0.stall : r->k1.stall;
-
-	if (r->base->stall > st)
-		st = r->base->stall;
-	if (r->heavy && r->heavy->stall > st)
-		st = r->heavy->stall;
-	return st;
+	memset(cw, 0, sizeof(*cw));
+	if (w->status != SCY_OK)
+		return;
+	cw->nyields = w->nyields;
+	cw->p50 = w->p50;
+	cw->p99 = w->p99;
+	cw->max = w->max;
+	cw->at_once = w->at_once;
+	cw->loop_share = w->loop_share;
+	cw->cpu_share = w->cpu_share;
 }
 
-/* Judge the windows of @r; the TAP description into @msg */
+static const char * const sub_names[CT_NR_SUB] = {
+	"time", "G1", "shares", "G4",
+};
+
+/* The sub-checks of a cell: time, G1, shares; G4 in the sibling cells */
+static int cell_subs(const struct ct_cell *c)
+{
+	return c->ev == EV_SIBLING ? CT_NR_SUB : CT_G4;
+}
+
 /*
- * @w's sample at the rank of the p99 of @n samples, counted from the
- * longest: its ceil(n / 100)-th longest; its own p99 where that rank is
- * beyond the TOP_N samples it kept or beyond its samples.
+ * Measure and judge cell @c: one TAP line per sub-check (a SKIP where it
+ * is not judged, with the reason).  Measured once: a stall is not a
+ * reason to measure again.
  */
-static __u64 tail_at_rank(const struct win *w, __u64 n)
+static void run_cell(const struct ct_cell *c)
 {
-	__u64 rank = (n + 99) / 100;
+	static struct cell_run r;
+	struct ct_win k0, k1, nb;
+	struct ct_judgement j;
+	char name[128], note[256] = "";
+	int ret, s, nsub = cell_subs(c);
 
-	if (!rank)
-		rank = 1;
-	if (rank > TOP_N || rank > w->n)
-		return w->p99;
-	return w->top[rank - 1];
-}
-
-static bool judge(const struct cell *c, const struct cell_run *r,
-		  const char *name, char *msg, size_t len)
-{
-	const struct win *k0 = &r->k0, *k1 = &r->k1, *base = r->base;
-	bool ok99, okmax, okloop = true, okcpu = true, okg4 = true, heavy;
-	bool g1, okg1 = true;
-	const char *why_g1 = "";
-	bool flip = ev_flips(c->ev);
-	bool okflip = true;
-	__u64 b99, lim99, limmax, k0tail, np99, bflip, limflip = 0;
-	const char *why = "";
-	char stalled[32] = "", turns[16] = "", hv[24] = "";
-	size_t off;
-
-	/*
-	 * Knob 0 makes more yields than knob 1 (many return at once), so its
-	 * p99 is taken over more samples and can leave out the one long wait
-	 * an event causes at either knob value. The knob-0 figure compared
-	 * is therefore the one at the rank of knob 1's p99: its
-	 * ceil(n1 / 100)-th longest sample (its own p99 where that is the
-	 * larger rank).
-	 */
-	k0tail = tail_at_rank(k0, k1->n);
-	/*
-	 * nice-flip, policy-flip: while rival 1 weighs nice 0 the yielder
-	 * waits for its turn as well and the rivals' total weight is larger
-	 * (G2), so the no-event figure is the larger of the two states'.
-	 */
-	np99 = base->p99;
-	if (r->heavy && r->heavy->p99 > np99)
-		np99 = r->heavy->p99;
-	b99 = k0tail > np99 ? k0tail : np99;
-	/*
-	 * sibling: the yielder waits for its sibling's turn as well (G4),
-	 * which runs only while their group does; where the group's turn at
-	 * the level above ends inside it, a rival may take a turn before it
-	 * ends and another after it (G2).
-	 */
-	if (c->ev == EV_SIBLING && SIBLING_TURNS * base->p99 > b99)
-		b99 = SIBLING_TURNS * base->p99;
-	/* -G: the regression guard, twice the base (see the head comment) */
-	if (opt_guard)
-		b99 *= 2;
-	lim99 = b99 + tick_ns + tick_ns / SLACK_DIV;
-	limmax = b99 + 2 * tick_ns + tick_ns / SLACK_DIV;
-	/*
-	 * long-slice: the longest sample may span a whole turn of the rival
-	 * with the long slice, which nothing preempts at either knob value,
-	 * on top of the usual wait. At knob 1 that rival also gets what the
-	 * yielder gives up, so its turns come more often than in the knob-0
-	 * window, which may have none. The p99 of at most 100 samples is
-	 * their longest, so it may span that turn as well.
-	 */
-	if (c->ev == EV_SLICE) {
-		__u64 bslice = (opt_guard ? 2 : 1) * base->p99 + LONG_SLICE_NS;
-
-		if (bslice > b99)
-			limmax = bslice + 2 * tick_ns + tick_ns / SLACK_DIV;
-		if (bslice > b99 && k1->n <= 100)
-			lim99 = bslice + tick_ns + tick_ns / SLACK_DIV;
-	}
-	ok99 = k1->nyields && k1->p99 <= lim99;
-	okmax = k1->nyields && k1->max <= limmax;
-	/*
-	 * A flip of a rival's weight adds no stall at knob 1: its longest
-	 * wait is held to the larger of knob 0's own p99 and the no-event
-	 * p99 (plus two ticks), not to knob 0's tail, which a stall after the
-	 * same flip at knob 0 would raise as well.
-	 */
-	if (flip) {
-		bflip = k0->p99 > np99 ? k0->p99 : np99;
-		if (opt_guard)
-			bflip *= 2;
-		limflip = bflip + 2 * tick_ns + tick_ns / SLACK_DIV;
-		okflip = opt_no_flip_limit ||
-			 (k1->nyields && k1->max <= limflip);
-	}
-	/*
-	 * -S: a stall counts as CPU time of the task that ran through it, so
-	 * the knob-1 share may hold up to the window's stall time more.
-	 */
-	if (k1->stall_share >= 0.0005)
-		snprintf(stalled, sizeof(stalled), "+%.1f stalled",
-			 100 * k1->stall_share);
-	/* G1: no compat yield returns before a rival has run */
-	g1 = g1_judged(c, &why_g1);
-	/*
-	 * -S: a stall is charged to the task that ran through it, which
-	 * leaves the others with more lag than a turn of each rival: the
-	 * contract's exception to G1.
-	 */
-	if (g1 && opt_net && k1->stall > tick_ns) {
-		g1 = false;
-		why_g1 = "a stall longer than a tick, charged to a task";
-	}
-	if (g1)
-		okg1 = k1->at_once <= AT_ONCE_MAX * k1->nyields +
-				       AT_ONCE_FLOOR;
-	heavy = heavy_rival(c, &why);
-	if (heavy) {
-		okloop = k1->loop_share <= LOOP_SHARE_MAX;
-		okcpu = k1->cpu_share <= k0->cpu_share + CPU_NOISE +
-			k1->stall_share;
-	}
-	if (c->ev == EV_SIBLING)
-		okg4 = k1->cpu_share <= G4_FACTOR * base->cpu_share + G4_FLOOR +
-		       k1->stall_share;
-
-	if (c->ev == EV_SIBLING)
-		snprintf(turns, sizeof(turns), " x%d", SIBLING_TURNS);
-	if (r->heavy)
-		snprintf(hv, sizeof(hv), ", heavy %.1f", ms(r->heavy->p99));
-	off = snprintf(msg, len,
-		       "cell %s: k1 p99 %.1fms %s %.1f, max %.1fms %s %.1f (k0 p99 %.1f at k1's rank, %s p99 %.1f%s%s)",
-		       name, ms(k1->p99), le(ok99), ms(lim99), ms(k1->max),
-		       le(okmax), ms(limmax), ms(k0tail),
-		       c->ev == EV_NONE ? "k1" : c->ev == EV_SIBLING ?
-		       "no-sibling" : "no-event", ms(base->p99),
-		       turns, hv);
-	if (!k1->nyields && off < len)
-		off += snprintf(msg + off, len - off, "; no yield at knob 1");
-	if (flip && off < len)
-		off += snprintf(msg + off, len - off,
-				"; after the flips max %s %.1f (k0's own p99 %.1f)%s",
-				k1->max <= limflip ? "<=" : ">", ms(limflip),
-				ms(k0->p99),
-				opt_no_flip_limit ? ": not judged, -W" : "");
-	if (heavy && off < len)
-		off += snprintf(msg + off, len - off,
-				"; yielder cpu %.1f%% %s k0 %.1f%%+1%s, loops %.3f%% %s 0.5%%",
-				100 * k1->cpu_share, le(okcpu),
-				100 * k0->cpu_share, stalled,
-				100 * k1->loop_share, le(okloop));
-	else if (off < len)
-		off += snprintf(msg + off, len - off,
-				"; yielder cpu %.1f%% (k0 %.1f%%), loops %.3f%%: not judged, %s",
-				100 * k1->cpu_share, 100 * k0->cpu_share,
-				100 * k1->loop_share, why);
-	if (c->ev == EV_SIBLING && off < len)
-		off += snprintf(msg + off, len - off,
-				"; G4 cpu with sibling %.1f%% %s 2x %.1f%%+1%s",
-				100 * k1->cpu_share, le(okg4),
-				100 * base->cpu_share, stalled);
-	if (off < len)
-		snprintf(msg + off, len - off,
-			 "; at once %llu of %llu%s%s (k0 %llu of %llu)",
-			 (unsigned long long)k1->at_once,
-			 (unsigned long long)k1->nyields,
-			 g1 ? (okg1 ? " <= 1%+3" : " > 1%+3") :
-			 ": not judged, ",
-			 g1 ? "" : why_g1,
-			 (unsigned long long)k0->at_once,
-			 (unsigned long long)k0->nyields);
-	return ok99 && okmax && okflip && okloop && okcpu && okg4 && okg1;
-}
-
-static void run_cell(const struct cell *c)
-{
-	static struct cell_run r[REMEASURE + 1];
-	char name[128], msg[REMEASURE + 1][512], note[256] = "";
-	__u64 stall[REMEASURE + 1];
-	bool ok[REMEASURE + 1];
-	int ret, n, best = 0;
-
-	cell_name(c, name, sizeof(name));
-	for (n = 0; n <= REMEASURE; n++) {
-		ret = measure_cell(c, n > 0, &r[n]);
-		if (ret) {
+	ct_cell_name(c, name, sizeof(name));
+	ret = measure_cell(c, &r);
+	if (ret) {
+		for (s = 0; s < nsub; s++) {
 			if (ret == SCY_EUNSUPPORTED)
-				ksft_test_result_skip("cell %s: %s\n", name,
-						      r[n].fail->err);
+				ksft_test_result_skip("cell %s: %s: %s\n", name,
+						      sub_names[s],
+						      r.fail->err);
 			else
-				ksft_test_result_fail("cell %s: %s window: %s\n",
-						      name, r[n].fail->kind,
-						      r[n].fail->err[0] ?
-						      r[n].fail->err :
+				ksft_test_result_fail("cell %s: %s: %s window: %s\n",
+						      name, sub_names[s],
+						      r.fail->kind,
+						      r.fail->err[0] ?
+						      r.fail->err :
 						      "out of memory");
-			return;
 		}
-		ok[n] = judge(c, &r[n], name, msg[n], sizeof(msg[n]));
-		stall[n] = run_stall(&r[n]);
-		if (stall[n] < stall[best])
-			best = n;
-		/*
-		 * A failure measured while the whole guest stalled for more
-		 * than a tick (the host did not run it) is measured again,
-		 * all windows afresh; the verdict is that of the measurement
-		 * with the shortest stall (a stall can spoil a pass too).
-		 */
-		if (ok[n] || stall[n] <= tick_ns)
-			break;
-		if (n < REMEASURE) {
-			nr_remeasured++;
-			ksft_print_msg("cell %d: %s; the guest stalled %.1fms: measured again\n",
-				       c->idx, msg[n], ms(stall[n]));
-		}
+		return;
 	}
-	if (n > REMEASURE)
-		n = REMEASURE;
-	if (n)
+	to_ct(&r.k0, &k0);
+	to_ct(&r.k1, &k1);
+	if (r.nosib)
+		to_ct(r.nosib, &nb);
+	ct_judge(&sched, c, &k0, &k1, r.nosib ? &nb : NULL, untimed, &j);
+	if (r.k1.max_raw != r.k1.max)
 		snprintf(note, sizeof(note),
-			 " [measured %d times, judged: the one with the shortest guest stall]",
-			 n + 1);
-	if (stall[best] > tick_ns) {
-		size_t off = strlen(note);
+			 " [k1 max as measured %.1fms, %.1fms of stalls taken out of its samples]",
+			 ms(r.k1.max_raw), ms(r.k1.stalled));
+	for (s = 0; s < nsub; s++) {
+		const char *extra = s == CT_TIME ? note : "";
 
-		snprintf(note + off, sizeof(note) - off,
-			 " [guest stalled %.1fms]", ms(stall[best]));
+		if (j.st[s] == CT_SKIP)
+			ksft_test_result_skip("cell %s: %s%s\n", name, j.msg[s],
+					      extra);
+		else
+			ksft_test_result(j.st[s] == CT_OK, "cell %s: %s%s\n",
+					 name, j.msg[s], extra);
 	}
-	if (r[best].k1.max_raw != r[best].k1.max) {
-		size_t off = strlen(note);
-
-		snprintf(note + off, sizeof(note) - off,
-			 " [k1 max as measured %.1fms, %.1fms of guest stalls taken out of its samples]",
-			 ms(r[best].k1.max_raw), ms(r[best].k1.stalled));
-	}
-	ksft_test_result(ok[best], "%s%s\n", msg[best], note);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2212,16 +1608,16 @@ static int parse_index(const char *s, int *v)
 static void print_usage(const char *prog, FILE *f)
 {
 	fprintf(f,
-		"usage: %s [-d SECONDS] [-C CPU] [-o CSV] [-F] [-G] [-S] [-W] [-n INDEX | -c REGEX] [-l]\n"
+		"usage: %s [-d SECONDS] [-C CPU] [-o CSV] [-F] [-S] [-U] [-n INDEX | -c REGEX] [-l]\n"
 		"  -d SECONDS  length of each window (default %.1f, %.1f..%.0f)\n"
 		"  -C CPU      the measured CPU (default: the highest allowed)\n"
 		"  -o CSV      write every window to this file\n"
 		"  -F          the full product of the dimensions (also SCY_MATRIX=full)\n"
-		"  -G          the time-away limits against twice the base (a guard)\n"
 		"  -S          take the guest's stalls out of the samples (vCPUs that\n"
 		"              stall together: QEMU's single-threaded TCG)\n"
-		"  -W          report, not judge, the limit after the flips (a kernel\n"
-		"              that keeps a stall after a reweight at either knob value)\n"
+		"  -U          guest time can stall here (QEMU without -icount, KVM):\n"
+		"              report the time away, G1 and the CPU shares, judge the\n"
+		"              loop-counter shares only\n"
 		"  -n INDEX    run the cell with this index only\n"
 		"  -c REGEX    run the cells whose \"INDEX PLACEMENT rivals=.. event=..\" matches\n"
 		"  -l          list the cells and exit\n",
@@ -2231,11 +1627,11 @@ static void print_usage(const char *prog, FILE *f)
 int main(int argc, char **argv)
 {
 	const char *csv_path = NULL, *regex = NULL, *env;
-	struct cell *cells;
+	struct ct_cell *cells;
 	bool full = false, list = false, *sel;
 	char name[128], skip[256] = "";
 	struct timespec res;
-	int opt, nr, i, index = -1, nsel = 0;
+	int opt, nr, i, s, index = -1, nsel = 0, nplan = 0;
 	__u64 t_start;
 	cpu_set_t set;
 	regex_t re;
@@ -2243,7 +1639,7 @@ int main(int argc, char **argv)
 	env = getenv("SCY_MATRIX");
 	if (env && !strcmp(env, "full"))
 		full = true;
-	while ((opt = getopt(argc, argv, "d:C:o:FGSWn:c:lh")) != -1) {
+	while ((opt = getopt(argc, argv, "d:C:o:FSUn:c:lh")) != -1) {
 		switch (opt) {
 		case 'd':
 			if (scy_parse_seconds(optarg, DURATION_MIN, DURATION_MAX,
@@ -2265,14 +1661,11 @@ int main(int argc, char **argv)
 		case 'F':
 			full = true;
 			break;
-		case 'G':
-			opt_guard = true;
-			break;
-		case 'W':
-			opt_no_flip_limit = true;
-			break;
 		case 'S':
 			opt_net = true;
+			break;
+		case 'U':
+			opt_untimed = true;
 			break;
 		case 'n':
 			if (parse_index(optarg, &index)) {
@@ -2299,14 +1692,14 @@ int main(int argc, char **argv)
 		return KSFT_FAIL;
 	}
 
-	nr = gen_cells(full, NULL, 0);
+	nr = ct_gen_cells(full, NULL, 0);
 	cells = calloc(nr, sizeof(*cells));
 	sel = calloc(nr, sizeof(*sel));
 	if (!cells || !sel) {
 		fprintf(stderr, "out of memory\n");
 		return KSFT_FAIL;
 	}
-	gen_cells(full, cells, nr);
+	ct_gen_cells(full, cells, nr);
 	if (regex && regcomp(&re, regex, REG_EXTENDED | REG_NOSUB)) {
 		fprintf(stderr, "invalid regular expression '%s'\n", regex);
 		return KSFT_FAIL;
@@ -2317,24 +1710,35 @@ int main(int argc, char **argv)
 		return KSFT_FAIL;
 	}
 	for (i = 0; i < nr; i++) {
-		cell_name(&cells[i], name, sizeof(name));
+		ct_cell_name(&cells[i], name, sizeof(name));
 		sel[i] = (index < 0 || i == index) &&
 			 (!regex || !regexec(&re, name, 0, NULL, 0));
 		nsel += sel[i];
+		nplan += sel[i] ? cell_subs(&cells[i]) : 0;
 		if (list && sel[i])
 			printf("%s\n", name);
 	}
 	if (list)
 		return KSFT_PASS;
+	/* a filter that matches nothing (an event renamed) is an error */
+	if (!nsel) {
+		fprintf(stderr, "no cell matches%s%s\n", regex ? " " : "",
+			regex ? regex : "");
+		return KSFT_FAIL;
+	}
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ksft_print_header();
-	ksft_set_plan(nsel);
+	ksft_set_plan(nplan);
 
 	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res))
 		ksft_exit_fail_msg("clock_getres(CLOCK_MONOTONIC_COARSE): %s\n",
 				   strerror(errno));
 	tick_ns = (__u64)res.tv_sec * NSEC_PER_SEC + res.tv_nsec;
+	if (opt_untimed)
+		untimed = "guest time can stall here (-U): a stall moves what time measures";
+	else if (ct_read_sched(&sched, tick_ns, untimed_buf, sizeof(untimed_buf)))
+		untimed = untimed_buf;
 	if (sched_getaffinity(0, sizeof(set), &set))
 		ksft_exit_fail_msg("sched_getaffinity: %s\n", strerror(errno));
 	cpu_a = opt_cpu >= 0 ? opt_cpu : default_cpu(&set);
@@ -2380,6 +1784,15 @@ int main(int argc, char **argv)
 		       ms(tick_ns), cpu_a, cpu_b);
 	printf(" %.2f s windows, %s set: %d of %d cells\n", opt_duration,
 	       full ? "full" : "default", nsel, nr);
+	if (sched.kind == CT_EEVDF && sched.base_slice_ns)
+		ksft_print_msg("EEVDF, base slice %.2f ms: time judged\n",
+			       ms(sched.base_slice_ns));
+	else if (sched.latency_ns)
+		ksft_print_msg("CFS, latency %.2f, min/wakeup gran %.2f/%.2f ms: time judged\n",
+			       ms(sched.latency_ns), ms(sched.min_gran_ns),
+			       ms(sched.wakeup_gran_ns));
+	if (untimed)
+		ksft_print_msg("time not judged: %s\n", untimed);
 
 	if (csv_path && !skip[0]) {
 		csv = fopen(csv_path, "w");
@@ -2396,8 +1809,10 @@ int main(int argc, char **argv)
 		if (!sel[i])
 			continue;
 		if (skip[0]) {
-			cell_name(&cells[i], name, sizeof(name));
-			ksft_test_result_skip("cell %s: %s\n", name, skip);
+			ct_cell_name(&cells[i], name, sizeof(name));
+			for (s = 0; s < cell_subs(&cells[i]); s++)
+				ksft_test_result_skip("cell %s: %s: %s\n", name,
+						      sub_names[s], skip);
 			continue;
 		}
 		run_cell(&cells[i]);
@@ -2405,9 +1820,8 @@ int main(int argc, char **argv)
 
 	restore_knob();
 	if (!skip[0])
-		ksft_print_msg("%d windows in %.0f s, %d cells measured again\n",
-			       nr_windows, (double)(scy_now_ns() - t_start) / NSEC_PER_SEC,
-			       nr_remeasured);
+		ksft_print_msg("%d windows in %.0f s\n", nr_windows,
+			       (double)(scy_now_ns() - t_start) / NSEC_PER_SEC);
 	if (csv)
 		fclose(csv);
 	if (regex)

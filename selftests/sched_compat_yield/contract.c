@@ -1,0 +1,738 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The compat yield's contract, computed: cells, bounds, judge (contract.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contract.h"
+
+const char * const ct_pl_names[NR_PL] = {
+	"same", "session", "cgroup", "nested",
+};
+
+const char * const ct_w_names[NR_W] = {
+	"idle", "nice19", "nice0", "nice-10",
+};
+
+const int ct_w_nice[NR_W] = { 0, 19, 0, -10 };
+
+const char * const ct_ev_names[NR_EV] = {
+	"none", "nice-flip", "policy-flip", "weight-flip", "idle-flip",
+	"sleep-wake", "long-slice", "migrate", "sibling",
+};
+
+/* sched_prio_to_weight[] of nice 19, 0, -10; WEIGHT_IDLEPRIO */
+double ct_weight_of(enum ct_weight w)
+{
+	switch (w) {
+	case W_IDLE:
+		return 3;
+	case W_NICE19:
+		return 15;
+	case W_NICE0:
+		return 1024;
+	case W_NICE_M10:
+		return 9548;
+	default:
+		return 1024;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* cells */
+
+bool ct_ev_allowed(enum ct_placement pl, enum ct_event ev)
+{
+	if (ev == EV_WEIGHT || ev == EV_IDLE)
+		return pl == PL_CGROUP || pl == PL_NESTED;
+	/* in the same placement the yielder's group is the rivals' */
+	if (ev == EV_SIBLING)
+		return pl != PL_SAME;
+	return true;
+}
+
+bool ct_ev_flips(enum ct_event ev)
+{
+	return ev == EV_NICE || ev == EV_POLICY || ev == EV_WEIGHT ||
+	       ev == EV_IDLE;
+}
+
+/*
+ * The rival lists an event takes, in a fixed order (1, 2, 3 rivals; then
+ * by weights, heaviest first): multisets; with rival 1 singled out for
+ * sleep-wake; rival 1 nice19 for nice-flip and long-slice, idle for
+ * policy-flip; nice0 alone for the G4 family of the default set.  Returns
+ * how many were written to @out.
+ */
+static int rival_lists(enum ct_event ev, bool full, struct ct_topo *out,
+		       int max)
+{
+	int nr, a, b, c, n = 0;
+	enum ct_weight w[CT_MAX_RIVALS];
+
+	if (ev == EV_SIBLING && !full) {
+		if (max > 0) {
+			out[0].nr = 1;
+			out[0].w[0] = W_NICE0;
+		}
+		return 1;
+	}
+	for (nr = 1; nr <= CT_MAX_RIVALS; nr++) {
+		for (a = NR_W - 1; a >= 0; a--) {
+			if (ev == EV_NICE && a != W_NICE19)
+				continue;
+			if (ev == EV_POLICY && a != W_IDLE)
+				continue;
+			if (ev == EV_SLICE && a != W_NICE19)
+				continue;
+			/* the others heaviest first, rival 1 of any weight */
+			for (b = nr > 1 ? NR_W - 1 : 0; b >= 0; b--) {
+				for (c = nr > 2 ? b : 0; c >= 0; c--) {
+					bool ordered_rest;
+
+					w[0] = a;
+					w[1] = b;
+					w[2] = c;
+					/*
+					 * A multiset is listed heaviest first;
+					 * sleep-wake, long-slice, nice-flip and
+					 * policy-flip single out rival 1,
+					 * whatever it weighs.
+					 */
+					ordered_rest = ev == EV_SLEEP ||
+						       ev == EV_SLICE ||
+						       ev == EV_NICE ||
+						       ev == EV_POLICY;
+					if (!ordered_rest && nr > 1 && b > a)
+						continue;
+					if (n < max) {
+						out[n].nr = nr;
+						memcpy(out[n].w, w, sizeof(w));
+					}
+					n++;
+				}
+			}
+		}
+	}
+	return n;
+}
+
+static bool has_weight(const struct ct_topo *t, enum ct_weight w)
+{
+	int i;
+
+	for (i = 0; i < t->nr; i++)
+		if (t->w[i] == w)
+			return true;
+	return false;
+}
+
+/*
+ * Coverage of the default set: required, every weight beside every
+ * placement x event pair; wanted, the pairs of rival count with
+ * placement, event and weight.
+ */
+struct cover {
+	bool pew[NR_PL][NR_EV][NR_W];
+	bool pl_nr[NR_PL][CT_MAX_RIVALS + 1];
+	bool ev_nr[NR_EV][CT_MAX_RIVALS + 1];
+	bool nr_w[CT_MAX_RIVALS + 1][NR_W];
+	bool ev_w0[NR_EV][NR_W];	/* the weight of the event's rival */
+};
+
+#define REQUIRED	100
+
+/*
+ * What the list @t adds in @pl x @ev: REQUIRED per new triple, 1 per new
+ * pair; with @take, mark them covered.
+ */
+static int cover_gain(struct cover *cv, enum ct_placement pl,
+		      enum ct_event ev, const struct ct_topo *t, bool take)
+{
+	int gain = 0, w;
+
+	gain += !cv->pl_nr[pl][t->nr] + !cv->ev_nr[ev][t->nr] +
+		!cv->ev_w0[ev][t->w[0]];
+	for (w = 0; w < NR_W; w++) {
+		if (!has_weight(t, w))
+			continue;
+		gain += REQUIRED * !cv->pew[pl][ev][w] + !cv->nr_w[t->nr][w];
+		if (take) {
+			cv->pew[pl][ev][w] = true;
+			cv->nr_w[t->nr][w] = true;
+		}
+	}
+	if (take) {
+		cv->pl_nr[pl][t->nr] = true;
+		cv->ev_nr[ev][t->nr] = true;
+		cv->ev_w0[ev][t->w[0]] = true;
+	}
+	return gain;
+}
+
+#define MAX_LISTS	64
+
+static void add_cell(struct ct_cell *cells, int max, int *n,
+		     enum ct_placement pl, enum ct_event ev,
+		     const struct ct_topo *t)
+{
+	if (cells && *n < max) {
+		cells[*n].idx = *n;
+		cells[*n].t = *t;
+		cells[*n].t.pl = pl;
+		cells[*n].ev = ev;
+	}
+	(*n)++;
+}
+
+/*
+ * Generate the cells, in a fixed order: placements, events, then rival
+ * lists.  Full: every list of every allowed pair.  Default: per pair, the
+ * list that covers most (REQUIRED for a new triple), the earlier (shorter)
+ * on a tie, until every weight is beside the pair.
+ */
+int ct_gen_cells(bool full, struct ct_cell *cells, int max)
+{
+	struct ct_topo lists[MAX_LISTS];
+	struct cover cv;
+	int n = 0, pl, ev, nl, i, best, g, bg;
+
+	memset(&cv, 0, sizeof(cv));
+	memset(lists, 0, sizeof(lists));
+	for (pl = 0; pl < NR_PL; pl++) {
+		for (ev = 0; ev < NR_EV; ev++) {
+			if (!ct_ev_allowed(pl, ev))
+				continue;
+			nl = rival_lists(ev, full, lists, MAX_LISTS);
+			if (nl > MAX_LISTS)
+				nl = MAX_LISTS;
+			if (full) {
+				for (i = 0; i < nl; i++)
+					add_cell(cells, max, &n, pl, ev,
+						 &lists[i]);
+				continue;
+			}
+			for (;;) {
+				best = 0;
+				bg = -1;
+				for (i = 0; i < nl; i++) {
+					g = cover_gain(&cv, pl, ev, &lists[i],
+						       false);
+					if (g > bg) {
+						bg = g;
+						best = i;
+					}
+				}
+				if (bg < REQUIRED)
+					break;
+				cover_gain(&cv, pl, ev, &lists[best], true);
+				add_cell(cells, max, &n, pl, ev, &lists[best]);
+			}
+		}
+	}
+	return n;
+}
+
+void ct_rivals_str(const struct ct_topo *t, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < t->nr && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i ? "," : "",
+				ct_w_names[t->w[i]]);
+}
+
+void ct_cell_name(const struct ct_cell *c, char *buf, size_t len)
+{
+	char rv[64];
+
+	ct_rivals_str(&c->t, rv, sizeof(rv));
+	snprintf(buf, len, "%d %s rivals=%s event=%s", c->idx,
+		 ct_pl_names[c->t.pl], rv, ct_ev_names[c->ev]);
+}
+
+bool ct_heavy_rival(const struct ct_cell *c, const char **why)
+{
+	int i, steady = 0;
+
+	if (c->ev == EV_WEIGHT || c->ev == EV_IDLE) {
+		*why = "the rivals' group is lowered half the time";
+		return false;
+	}
+	for (i = 0; i < c->t.nr; i++) {
+		if (i == 0 && c->ev == EV_SLEEP)
+			continue;
+		if (c->t.pl == PL_SAME) {
+			if (i == 0 && (c->ev == EV_NICE ||
+				       c->ev == EV_POLICY))
+				continue;
+			if (c->t.w[i] < W_NICE0)
+				continue;
+		}
+		steady++;
+	}
+	if (!steady)
+		*why = c->t.pl == PL_SAME ?
+		       "no rival of nice 0 or heavier all the time" :
+		       "the rivals' group sleeps half the time";
+	return steady > 0;
+}
+
+bool ct_wakes_at_level(const struct ct_cell *c)
+{
+	return c->ev == EV_SLEEP && (c->t.pl == PL_SAME || c->t.nr == 1);
+}
+
+/*
+ * A lighter rival receives what is left of the yielder's request, weighted,
+ * in microseconds (a SCHED_IDLE one 1024 / 3 times faster), often less
+ * than one loop of its counter: only a heavy rival's run shows.
+ */
+bool ct_g1_judged(const struct ct_sched *sp, const struct ct_cell *c,
+		  const char **why)
+{
+	/*
+	 * EEVDF: a rival that wakes with negative lag is placed ahead of V
+	 * by that lag inflated by (W + w_r) / W, which moves V_r as far:
+	 * the yielder can then have more lag than a turn of each rival
+	 * (G1's exception), yield once more and run again at once.
+	 */
+	if (sp->kind == CT_EEVDF && ct_wakes_at_level(c)) {
+		*why = "a woken rival's inflated negative lag moves V_r more than a turn per rival";
+		return false;
+	}
+	switch (c->ev) {
+	case EV_SIBLING:
+		*why = "the rival at the yielder's level is a SCHED_IDLE sibling";
+		return false;
+	case EV_SLICE:
+		*why = "a rival's 100-ms turns leave the yielder more lag than one turn per rival";
+		return false;
+	case EV_MIGRATE:
+		*why = "the copies on the other CPU run during every yield";
+		return false;
+	default:
+		return ct_heavy_rival(c, why);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* the bound */
+
+static __u64 ceil_to(__u64 x, __u64 q)
+{
+	return q ? (x + q - 1) / q * q : x;
+}
+
+static __u64 max_u64(__u64 a, __u64 b)
+{
+	return a > b ? a : b;
+}
+
+/* CFS: sched_slice() of an entity of weight @w beside @wr, @tasks runnable */
+static __u64 cfs_slice(const struct ct_sched *sp, double w, double wr,
+		       int tasks)
+{
+	__u64 period = max_u64(sp->latency_ns, (__u64)tasks * sp->min_gran_ns);
+	__u64 sl = (__u64)(period * w / (w + wr));
+
+	return max_u64(sl, sp->min_gran_ns);
+}
+
+/* A turn of an entity with slice @sl: to the first tick after its end */
+static __u64 turn_of(__u64 sl, __u64 q)
+{
+	return ceil_to(sl, q);
+}
+
+void ct_bound_level(const struct ct_sched *sp, struct ct_bound *b, int tasks)
+{
+	__u64 q = sp->tick_ns, sl, turns;
+
+	if (sp->kind == CT_EEVDF)
+		sl = sp->base_slice_ns;
+	else
+		sl = max_u64(cfs_slice(sp, b->w, b->wr, tasks),
+			     sp->wakeup_gran_ns);
+	b->slice = sl;
+	b->r = (__u64)(2.0 * sl * b->wr / b->w);
+	turns = ceil_to(b->r, q);
+	if (sp->kind == CT_EEVDF) {
+		/*
+		 * Eligible again, the entity still waits for each eligible
+		 * rival whose deadline comes first, a turn each: typically
+		 * one, at most all n; and a tick for a yield made inside
+		 * one.
+		 */
+		b->p50 = turns + q;
+		b->p99 = turns + (b->n + 1) * q;
+	} else {
+		/*
+		 * One move behind the leftmost rival, the typical case: half
+		 * of R; two moves at most (R), behind every rival. Each rival
+		 * that passes it runs whole turns, its sched_slice() to the
+		 * tick after it.
+		 */
+		__u64 turn, sum = 0, longest = 0;
+		int i;
+
+		for (i = 0; i < b->n && i < CT_MAX_LEVEL_RIVALS; i++) {
+			turn = (cfs_slice(sp, b->rw[i], b->w + b->wr - b->rw[i],
+					  tasks) / q + 1) * q;
+			sum += turn;
+			longest = max_u64(longest, turn);
+		}
+		b->p50 = max_u64(ceil_to(b->r / 2, q) + longest, sum);
+		b->p99 = turns + sum;
+	}
+	b->max = b->p99;
+}
+
+void ct_bound(const struct ct_sched *sp, const struct ct_cell *c,
+	      struct ct_bound *b)
+{
+	const struct ct_topo *t = &c->t;
+	__u64 q = sp->tick_ns, extra = 0, sl;
+	bool eevdf = sp->kind == CT_EEVDF;
+	size_t off = 0;
+	int i, tasks = 1 + t->nr;
+
+	memset(b, 0, sizeof(*b));
+	b->w = 1024;
+	if (t->pl == PL_SAME) {
+		for (i = 0; i < t->nr; i++) {
+			double wi = ct_weight_of(t->w[i]);
+
+			/* nice-flip, policy-flip: rival 1's heavy state */
+			if (i == 0 && (c->ev == EV_NICE || c->ev == EV_POLICY))
+				wi = ct_weight_of(W_NICE0);
+			b->wr += wi;
+			b->rw[i] = wi;
+		}
+		b->n = t->nr;
+		snprintf(b->level, sizeof(b->level), "the test's group");
+	} else {
+		/* the rivals' group entity: cpu.weight 100 (heavy state) */
+		b->wr = 1024;
+		b->rw[0] = 1024;
+		b->n = 1;
+		snprintf(b->level, sizeof(b->level), "%s",
+			 t->pl == PL_SESSION ? "the root (autogroups)" :
+			 t->pl == PL_CGROUP ? "the test's cgroup" :
+			 "slurmstepd.scope (jobs)");
+	}
+
+	if (c->ev == EV_SIBLING) {
+		__u64 ty, tr;
+
+		/*
+		 * The yielder yields to its sibling in its own group, which
+		 * runs while the group's turn lasts at the level above; then
+		 * the rivals' group takes a turn, or two where the group's
+		 * turn ended inside one of its requests.
+		 */
+		tasks++;
+		if (eevdf) {
+			ty = turn_of(sp->base_slice_ns, q);
+			tr = ty;
+			sl = sp->base_slice_ns;
+		} else {
+			ty = turn_of(cfs_slice(sp, 1024, b->wr, tasks), q);
+			tr = ty;
+			sl = max_u64(cfs_slice(sp, 1024, 3, tasks),
+				     sp->wakeup_gran_ns);
+		}
+		b->slice = sl;
+		b->r = (__u64)(2.0 * sl * 3 / 1024);
+		b->wr = 3;
+		b->rw[0] = 3;
+		b->n = 1;
+		snprintf(b->level, sizeof(b->level),
+			 "its own group, beside the sibling");
+		b->p50 = ty + tr;
+		b->p99 = ty + 2 * tr + q;
+		b->max = b->p99;
+		snprintf(b->terms, sizeof(b->terms),
+			 "the group's turn %.1f ms + the rivals' group's turn %.1f ms, two in p99 and max",
+			 ty / 1e6, tr / 1e6);
+		return;
+	}
+
+	ct_bound_level(sp, b, tasks);
+
+	switch (c->ev) {
+	case EV_NICE:
+	case EV_POLICY:
+		off += snprintf(b->terms + off, sizeof(b->terms) - off,
+				"rival 1 counted at nice 0, its heavy state");
+		break;
+	case EV_WEIGHT:
+	case EV_IDLE:
+		off += snprintf(b->terms + off, sizeof(b->terms) - off,
+				"the rivals' group counted at cpu.weight 100, its heavy state");
+		break;
+	case EV_SLEEP:
+		if (eevdf && ct_wakes_at_level(c)) {
+			/*
+			 * A woken rival brings back its lag, at most
+			 * max(2 * slice, tick) of its service, which
+			 * place_entity() inflates by (W + w_1) / W, W the
+			 * load it joins
+			 */
+			double w1 = t->pl == PL_SAME ?
+				    ct_weight_of(t->w[0]) : 1024;
+
+			extra = (__u64)(max_u64(2 * sp->base_slice_ns, q) *
+					(b->w + b->wr) / (b->w + b->wr - w1));
+			off += snprintf(b->terms + off,
+					sizeof(b->terms) - off,
+					"+ %.1f ms in p99 and max: a woken rival's lag, inflated",
+					extra / 1e6);
+		} else if (eevdf) {
+			off += snprintf(b->terms + off,
+					sizeof(b->terms) - off,
+					"the sleeper's group stays runnable");
+		} else {
+			b->k0_sum = true;
+			off += snprintf(b->terms + off,
+					sizeof(b->terms) - off,
+					"p99 and max + knob 0's own + a tick: a woken rival's sleeper credit");
+		}
+		break;
+	case EV_SLICE:
+		if (t->pl == PL_SAME || t->nr == 1) {
+			extra = turn_of(CT_LONG_SLICE_NS, q);
+			off += snprintf(b->terms + off,
+					sizeof(b->terms) - off,
+					"+ %.0f ms in p99 and max: a turn of the 100-ms slice",
+					extra / 1e6);
+		} else {
+			off += snprintf(b->terms + off,
+					sizeof(b->terms) - off,
+					"the rivals' group takes its shortest slice");
+		}
+		break;
+	case EV_MIGRATE:
+		extra = CT_WATCH_NS;
+		off += snprintf(b->terms + off, sizeof(b->terms) - off,
+				"+ %.0f ms in p99 and max: a watcher period of each turn of another vCPU",
+				extra / 1e6);
+		break;
+	default:
+		break;
+	}
+	b->p99 += extra;
+	b->max += extra;
+}
+
+/* ------------------------------------------------------------------ */
+/* the judge */
+
+static const char *le(bool ok)
+{
+	return ok ? "<=" : ">";
+}
+
+static double ms(__u64 ns)
+{
+	return ns / 1e6;
+}
+
+void ct_judge(const struct ct_sched *sp, const struct ct_cell *c,
+	      const struct ct_win *k0, const struct ct_win *k1,
+	      const struct ct_win *nosib, const char *untimed,
+	      struct ct_judgement *j)
+{
+	const struct ct_bound *b = &j->b;
+	__u64 q = sp->tick_ns, slack = q / CT_SLACK_DIV;
+	__u64 k50 = k0->nyields ? k0->p50 : 0, k99 = k0->nyields ? k0->p99 : 0;
+	__u64 kmax = k0->nyields ? k0->max : 0;
+	bool timed = !untimed, ok50, ok99, okmax;
+	const char *why = "";
+	char *m;
+	size_t len;
+	int off;
+
+	memset(j, 0, sizeof(*j));
+	ct_bound(sp, c, &j->b);
+	j->lim50 = max_u64(b->p50, k50) + slack;
+	if (b->k0_sum) {
+		j->lim99 = k99 + b->p99 + q + slack;
+		j->limmax = kmax + b->max + q + slack;
+	} else {
+		j->lim99 = max_u64(b->p99, k99) + slack;
+		j->limmax = max_u64(b->max, kmax) + slack;
+	}
+
+	/* time away per yield */
+	m = j->msg[CT_TIME];
+	len = sizeof(j->msg[CT_TIME]);
+	ok50 = k1->nyields && k1->p50 <= j->lim50;
+	ok99 = k1->nyields && k1->p99 <= j->lim99;
+	okmax = k1->nyields && k1->max <= j->limmax;
+	if (!timed)
+		off = snprintf(m, len, "time away at knob 1 p50 %.1f p99 %.1f max %.1f ms",
+			       ms(k1->p50), ms(k1->p99), ms(k1->max));
+	else
+		off = snprintf(m, len,
+			       "time away at knob 1 p50 %.1f %s %.1f, p99 %.1f %s %.1f, max %.1f %s %.1f ms",
+			       ms(k1->p50), le(ok50), ms(j->lim50),
+			       ms(k1->p99), le(ok99), ms(j->lim99),
+			       ms(k1->max), le(okmax), ms(j->limmax));
+	if (off > 0 && (size_t)off < len)
+		off += snprintf(m + off, len - off,
+				" (bound at %s: w %.0f, W_r %.0f, n %d, %s %.2f ms, R %.1f ms: p50 %.1f, p99 %.1f, max %.1f%s%s%s; k0 p50 %.1f p99 %.1f max %.1f)",
+				b->level, b->w, b->wr, b->n,
+				sp->kind == CT_EEVDF ? "slice" : "move",
+				ms(b->slice), ms(b->r), ms(b->p50),
+				ms(b->p99), ms(b->max),
+				b->terms[0] ? "; " : "", b->terms,
+				b->k0_sum ? " (summed)" : "",
+				ms(k50), ms(k99), ms(kmax));
+	if (!timed) {
+		j->st[CT_TIME] = CT_SKIP;
+		if (off > 0 && (size_t)off < len)
+			snprintf(m + off, len - off, ": not judged, %s",
+				 untimed);
+	} else if (!k1->nyields) {
+		j->st[CT_TIME] = CT_FAIL;
+		if (off > 0 && (size_t)off < len)
+			snprintf(m + off, len - off, ": no yield at knob 1");
+	} else {
+		j->st[CT_TIME] = ok50 && ok99 && okmax ? CT_OK : CT_FAIL;
+	}
+
+	/* G1: no compat yield returns before another task ran */
+	m = j->msg[CT_G1];
+	len = sizeof(j->msg[CT_G1]);
+	off = snprintf(m, len,
+		       "G1, yields that returned before another task ran: %llu of %llu at knob 1 (k0 %llu of %llu)",
+		       (unsigned long long)k1->at_once,
+		       (unsigned long long)k1->nyields,
+		       (unsigned long long)k0->at_once,
+		       (unsigned long long)k0->nyields);
+	if (!ct_g1_judged(sp, c, &why)) {
+		j->st[CT_G1] = CT_SKIP;
+	} else if (!timed) {
+		j->st[CT_G1] = CT_SKIP;
+		why = untimed;
+	} else {
+		j->st[CT_G1] = k1->nyields && !k1->at_once ? CT_OK : CT_FAIL;
+		why = NULL;
+	}
+	if (off > 0 && (size_t)off < len)
+		snprintf(m + off, len - off, "%s%s", why ? ": not judged, " : " <= 0",
+			 why ? why : "");
+
+	/* shares, where a rival of the yielder's weight competes */
+	m = j->msg[CT_SHARES];
+	len = sizeof(j->msg[CT_SHARES]);
+	if (!ct_heavy_rival(c, &why)) {
+		j->st[CT_SHARES] = CT_SKIP;
+		snprintf(m, len,
+			 "shares: yielder loops %.3f%%, cpu %.2f%% (k0 %.2f%%): not judged, %s",
+			 100 * k1->loop_share, 100 * k1->cpu_share,
+			 100 * k0->cpu_share, why);
+	} else {
+		bool okloop = k1->nyields && k1->loop_share <= CT_LOOP_SHARE_MAX;
+		bool okcpu = k1->cpu_share <= k0->cpu_share + CT_CPU_NOISE;
+
+		if (timed) {
+			j->st[CT_SHARES] = okloop && okcpu ? CT_OK : CT_FAIL;
+			snprintf(m, len,
+				 "shares: yielder loops %.3f%% %s 0.5%%, cpu %.2f%% %s k0 %.2f%% + 1",
+				 100 * k1->loop_share, le(okloop),
+				 100 * k1->cpu_share, le(okcpu),
+				 100 * k0->cpu_share);
+		} else {
+			j->st[CT_SHARES] = okloop ? CT_OK : CT_FAIL;
+			snprintf(m, len,
+				 "shares: yielder loops %.3f%% %s 0.5%%; cpu %.2f%% (k0 %.2f%%) not judged, %s",
+				 100 * k1->loop_share, le(okloop),
+				 100 * k1->cpu_share, 100 * k0->cpu_share,
+				 untimed);
+		}
+	}
+
+	/* G4: the yielder beside a light sibling */
+	m = j->msg[CT_G4];
+	len = sizeof(j->msg[CT_G4]);
+	if (c->ev != EV_SIBLING || !nosib) {
+		j->st[CT_G4] = CT_SKIP;
+		snprintf(m, len, "G4: not a sibling cell");
+	} else {
+		bool ok = k1->cpu_share <= CT_G4_FACTOR * nosib->cpu_share +
+				   CT_G4_FLOOR;
+
+		off = snprintf(m, len,
+			       "G4, yielder cpu with its sibling %.2f%% %s 2 x %.2f%% without + 1",
+			       100 * k1->cpu_share, le(ok),
+			       100 * nosib->cpu_share);
+		if (!timed) {
+			j->st[CT_G4] = CT_SKIP;
+			if (off > 0 && (size_t)off < len)
+				snprintf(m + off, len - off,
+					 ": not judged, %s", untimed);
+		} else {
+			j->st[CT_G4] = ok ? CT_OK : CT_FAIL;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* the kernel's parameters */
+
+/* The number in the file @dir/@name, or 0 */
+static unsigned long long read_ull(const char *dir, const char *name,
+				   char *path, size_t len)
+{
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, len, "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+int ct_read_sched(struct ct_sched *sp, __u64 tick_ns, char *err, size_t len)
+{
+	static const char dir[] = "/sys/kernel/debug/sched";
+	static const char * const cfs[3] = {
+		"latency_ns", "min_granularity_ns", "wakeup_granularity_ns",
+	};
+	unsigned long long v[3];
+	char path[128];
+	int i;
+
+	memset(sp, 0, sizeof(*sp));
+	sp->tick_ns = tick_ns;
+	v[0] = read_ull(dir, "base_slice_ns", path, sizeof(path));
+	if (v[0]) {
+		sp->kind = CT_EEVDF;
+		sp->base_slice_ns = v[0];
+		return 0;
+	}
+	for (i = 0; i < 3; i++) {
+		v[i] = read_ull(dir, cfs[i], path, sizeof(path));
+		if (!v[i]) {
+			snprintf(err, len,
+				 "the contract's bound needs the scheduler's slices: no %s (debugfs mounted?)",
+				 path);
+			return -1;
+		}
+	}
+	sp->kind = CT_CFS;
+	sp->latency_ns = v[0];
+	sp->min_gran_ns = v[1];
+	sp->wakeup_gran_ns = v[2];
+	return 0;
+}

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * contract-check: the matrix's judge (selftests/sched_compat_yield/
+ * contract.c), compiled on the host and fed synthetic windows.  For every
+ * cell of the default set and of the full product, on each kernel's
+ * parameters (6.12's EEVDF and 6.1's CFS, each as a one-vCPU and a
+ * two-vCPU guest sets them):
+ *   - the limits do not read the knob-1 window: they are the same whatever
+ *     the knob-1 samples are, and no lower than the contract's bound;
+ *   - a knob-1 window at the bound passes, and one whose samples alone grow
+ *     fails: every yield 50 ms longer (p50), 2% of them (p99), one (max);
+ *   - one knob-1 yield that returned at once fails G1 where G1 is judged,
+ *     a loop share over 0.5% fails the shares where they are judged;
+ *   - where time is not judged (-U), time, G1 and G4 are SKIPs, never
+ *     passes.
+ * Prints TAP, one line per property with the number of cells it held in
+ * and the first cell where it did not.
+ *
+ *   contract-check
+ *   contract-check bound eevdf BASE_SLICE_NS TICK_NS WEIGHT...
+ *   contract-check bound cfs LATENCY_NS MIN_GRAN_NS WAKEUP_GRAN_NS TICK_NS WEIGHT...
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contract.h"
+
+#define MS		1000000ULL
+#define DELAY		(50 * MS)
+
+enum prop {
+	P_BOUND, P_STAYS, P_PASS, P_P50, P_P99, P_MAX, P_G1, P_LOOP, P_UNTIMED,
+	NR_PROP
+};
+
+static const char * const prop_text[NR_PROP] = {
+	"every limit is at least the contract's bound and knob 0's figure",
+	"the limits stay put whatever the knob-1 samples are",
+	"a knob-1 window at the bound passes every sub-check",
+	"every knob-1 yield 50 ms longer (the p50 grows): the time line fails",
+	"2% of the knob-1 yields 50 ms longer (p99 and max grow): the time line fails",
+	"one knob-1 yield 50 ms longer (the max grows): the time line fails",
+	"one knob-1 yield returning at once fails G1 wherever G1 is judged",
+	"a knob-1 loop share over 0.5% fails the shares wherever they are judged",
+	"with time not judged (-U), time, G1 and G4 are SKIPs, not passes, and the shares judge the loop share alone",
+};
+
+static int held[NR_PROP], failed[NR_PROP];
+static char first[NR_PROP][256];
+
+static void note(enum prop p, bool ok, const char *what)
+{
+	if (ok) {
+		held[p]++;
+		return;
+	}
+	if (!failed[p]++)
+		snprintf(first[p], sizeof(first[p]), "%s", what);
+}
+
+static bool same_limits(const struct ct_judgement *a,
+			const struct ct_judgement *b)
+{
+	return a->lim50 == b->lim50 && a->lim99 == b->lim99 &&
+	       a->limmax == b->limmax;
+}
+
+/* one cell on one kernel's parameters */
+static void check_cell(const struct ct_sched *sp, const char *kname,
+		       const struct ct_cell *c)
+{
+	struct ct_judgement j, j2;
+	struct ct_win k0, k1, grown, nosib;
+	char what[256], name[128];
+	const char *why;
+	int s, nsub = c->ev == EV_SIBLING ? CT_NR_SUB : CT_G4;
+	bool all;
+
+	ct_cell_name(c, name, sizeof(name));
+	snprintf(what, sizeof(what), "%s, cell %s", kname, name);
+	/* knob 0: the stock yield, short waits and a long one */
+	memset(&k0, 0, sizeof(k0));
+	k0.nyields = 1000;
+	k0.p50 = sp->tick_ns / 2;
+	k0.p99 = sp->tick_ns;
+	k0.max = 3 * sp->tick_ns;
+	k0.cpu_share = 0.3;
+	k0.loop_share = 0.2;
+	memset(&nosib, 0, sizeof(nosib));
+	nosib.nyields = 200;
+	nosib.cpu_share = 0.003;
+
+	/* knob 1 at the bound: every statistic on its limit */
+	ct_judge(sp, c, &k0, &k0, &nosib, NULL, &j);
+	memset(&k1, 0, sizeof(k1));
+	k1.nyields = 200;
+	k1.p50 = j.lim50;
+	k1.p99 = j.lim99;
+	k1.max = j.limmax;
+	k1.cpu_share = 0.003;
+	k1.loop_share = 0.0002;
+	note(P_BOUND, j.lim50 >= j.b.p50 && j.lim99 >= j.b.p99 &&
+	     j.limmax >= j.b.max && j.lim50 >= k0.p50 &&
+	     j.lim99 >= k0.p99 && j.limmax >= k0.max, what);
+
+	ct_judge(sp, c, &k0, &k1, &nosib, NULL, &j);
+	all = true;
+	for (s = 0; s < nsub; s++)
+		if (j.st[s] == CT_FAIL)
+			all = false;
+	note(P_PASS, all && j.st[CT_TIME] == CT_OK, what);
+
+	/* every yield 50 ms longer */
+	grown = k1;
+	grown.p50 += DELAY;
+	grown.p99 += DELAY;
+	grown.max += DELAY;
+	ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
+	note(P_P50, j2.st[CT_TIME] == CT_FAIL, what);
+	note(P_STAYS, same_limits(&j, &j2), what);
+	/* 2%: p99 and max */
+	grown = k1;
+	grown.p99 += DELAY;
+	grown.max += DELAY;
+	ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
+	note(P_P99, j2.st[CT_TIME] == CT_FAIL, what);
+	note(P_STAYS, same_limits(&j, &j2), what);
+	/* one yield: the max */
+	grown = k1;
+	grown.max += DELAY;
+	ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
+	note(P_MAX, j2.st[CT_TIME] == CT_FAIL, what);
+	note(P_STAYS, same_limits(&j, &j2), what);
+	/* a knob-1 window of zeros: the limits again */
+	memset(&grown, 0, sizeof(grown));
+	grown.nyields = 1;
+	ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
+	note(P_STAYS, same_limits(&j, &j2), what);
+
+	/* G1 */
+	grown = k1;
+	grown.at_once = 1;
+	ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
+	note(P_G1, ct_g1_judged(sp, c, &why) ? j2.st[CT_G1] == CT_FAIL :
+	     j2.st[CT_G1] == CT_SKIP, what);
+	/* shares */
+	grown = k1;
+	grown.loop_share = 0.006;
+	ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
+	note(P_LOOP, ct_heavy_rival(c, &why) ? j2.st[CT_SHARES] == CT_FAIL :
+	     j2.st[CT_SHARES] == CT_SKIP, what);
+
+	/* -U: what time moves is a SKIP, even far over its limit */
+	grown = k1;
+	grown.p50 += DELAY;
+	grown.p99 += DELAY;
+	grown.max += DELAY;
+	grown.at_once = 5;
+	grown.cpu_share = 0.5;
+	ct_judge(sp, c, &k0, &grown, &nosib, "-U", &j2);
+	/* the loop share (0.02%) judged, the CPU share (50%) not */
+	note(P_UNTIMED, j2.st[CT_TIME] == CT_SKIP && j2.st[CT_G1] == CT_SKIP &&
+	     j2.st[CT_G4] == CT_SKIP &&
+	     j2.st[CT_SHARES] == (ct_heavy_rival(c, &why) ? CT_OK : CT_SKIP),
+	     what);
+}
+
+/*
+ * contract-check bound eevdf BASE_SLICE_NS TICK_NS WEIGHT...
+ * contract-check bound cfs LATENCY_NS MIN_GRAN_NS WAKEUP_GRAN_NS TICK_NS WEIGHT...
+ * The bound of a yielder of nice 0 beside rivals of those weights in its
+ * own group, no event: "p50 p99 max" in ns (for tests/contract-model.py).
+ */
+static int print_bound(int argc, char **argv)
+{
+	struct ct_sched sp;
+	struct ct_bound b;
+	int i = 3;
+
+	memset(&sp, 0, sizeof(sp));
+	if (argc < 6)
+		return 2;
+	if (!strcmp(argv[2], "eevdf")) {
+		sp.kind = CT_EEVDF;
+		sp.base_slice_ns = strtoull(argv[i++], NULL, 10);
+	} else if (!strcmp(argv[2], "cfs") && argc >= 8) {
+		sp.kind = CT_CFS;
+		sp.latency_ns = strtoull(argv[i++], NULL, 10);
+		sp.min_gran_ns = strtoull(argv[i++], NULL, 10);
+		sp.wakeup_gran_ns = strtoull(argv[i++], NULL, 10);
+	} else {
+		return 2;
+	}
+	sp.tick_ns = strtoull(argv[i++], NULL, 10);
+	memset(&b, 0, sizeof(b));
+	b.w = 1024;
+	for (; i < argc && b.n < CT_MAX_LEVEL_RIVALS; i++) {
+		b.rw[b.n] = strtod(argv[i], NULL);
+		b.wr += b.rw[b.n++];
+	}
+	if (!sp.tick_ns || b.wr <= 0)
+		return 2;
+	ct_bound_level(&sp, &b, 1 + b.n);
+	printf("%llu %llu %llu\n", (unsigned long long)b.p50,
+	       (unsigned long long)b.p99, (unsigned long long)b.max);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	/* the guests' parameters: HZ=250; 1 and 2 vCPUs */
+	static const struct {
+		const char *name;
+		struct ct_sched sp;
+	} kernels[] = {
+		{ "6.12, 1 CPU", { CT_EEVDF, 4 * MS, 750000, 0, 0, 0 } },
+		{ "6.12, 2 CPUs", { CT_EEVDF, 4 * MS, 1500000, 0, 0, 0 } },
+		{ "6.1, 1 CPU", { CT_CFS, 4 * MS, 0, 6 * MS, 750000, 1 * MS } },
+		{ "6.1, 2 CPUs", { CT_CFS, 4 * MS, 0, 12 * MS, 1500000, 2 * MS } },
+	};
+	struct ct_cell *cells;
+	int k, full, n, i, p, cells_seen = 0;
+
+	if (argc > 1) {
+		if (!strcmp(argv[1], "bound") && !print_bound(argc, argv))
+			return 0;
+		fprintf(stderr, "usage: contract-check [bound eevdf|cfs PARAMS... TICK_NS WEIGHT...]\n");
+		return 2;
+	}
+
+	for (k = 0; k < (int)(sizeof(kernels) / sizeof(kernels[0])); k++) {
+		for (full = 0; full <= 1; full++) {
+			n = ct_gen_cells(full, NULL, 0);
+			cells = calloc(n, sizeof(*cells));
+			if (!cells) {
+				fprintf(stderr, "out of memory\n");
+				return 2;
+			}
+			ct_gen_cells(full, cells, n);
+			for (i = 0; i < n; i++)
+				check_cell(&kernels[k].sp, kernels[k].name,
+					   &cells[i]);
+			cells_seen += n;
+			free(cells);
+		}
+	}
+	printf("1..%d\n", NR_PROP);
+	for (p = 0; p < NR_PROP; p++) {
+		if (failed[p])
+			printf("not ok %d - %s: %d held, %d did not, first: %s\n",
+			       p + 1, prop_text[p], held[p], failed[p],
+			       first[p]);
+		else
+			printf("ok %d - %s (%d checks over %d cells, 4 kernel settings)\n",
+			       p + 1, prop_text[p], held[p], cells_seen);
+	}
+	for (p = 0; p < NR_PROP; p++)
+		if (failed[p])
+			return 1;
+	return 0;
+}
