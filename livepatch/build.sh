@@ -17,7 +17,9 @@
 #   OUT/test/*.ko      with SCY_LIVEPATCH_TESTS=1: builds that must be
 #                      refused (another kernel by UTS_VERSION, by build
 #                      ID, a missing symbol), the
-#                      same build under another name (an upgrade), and
+#                      same build under another name (an upgrade), that
+#                      one with a window of stock yields in its upgrade
+#                      (the faults stage's), and
 #                      another vendor's livepatches (lp_test_other.c: a
 #                      cumulative one, one beside this one, one of
 #                      yield_to_task_fair(), one with this one's state id)
@@ -200,6 +202,8 @@ if [[ ${SCY_LIVEPATCH_TESTS:-0} == 1 ]]; then
 	build missing-symbol "$out/test/missing" LP_CFLAGS=-DLP_TEST_MISSING_SYMBOL \
 		LP_KLP_EXTRA=lp_test_missing_symbol LP_NAME=livepatch_compat_yield_missing
 	build upgrade "$out/test/next" LP_NAME=livepatch_compat_yield_next
+	build stock-window "$out/test/window" LP_NAME=livepatch_compat_yield_next \
+		LP_CFLAGS=-DLP_TEST_STOCK_WINDOW
 	build other-cumulative "$out/test/replace" LP_SRC=lp_test_other LP_NAME=lp_test_replace \
 		LP_CFLAGS=-DLP_TEST_REPLACE
 	build other-beside "$out/test/stack" LP_SRC=lp_test_other LP_NAME=lp_test_stack
@@ -207,6 +211,7 @@ if [[ ${SCY_LIVEPATCH_TESTS:-0} == 1 ]]; then
 		LP_CFLAGS=-DLP_TEST_YIELD
 	build other-state "$out/test/state" LP_SRC=lp_test_other LP_NAME=lp_test_state \
 		LP_CFLAGS=-DLP_TEST_STATE
+	cp "$out/test/window/livepatch_compat_yield_next.ko" "$out/test/stock-window.ko"
 	cp "$out/test/other/livepatch_compat_yield_other.ko" "$out/test/other-kernel.ko"
 	cp "$out/test/otherid/livepatch_compat_yield_otherid.ko" "$out/test/other-build-id.ko"
 	cp "$out/test/missing/livepatch_compat_yield_missing.ko" "$out/test/missing-symbol.ko"

@@ -85,6 +85,13 @@ static inline bool cfs_bandwidth_used(void)
 
 #include "compat_yield.c"
 
+/*
+ * LP_TEST_STOCK_WINDOW, a test build: an upgrade takes the switch's value
+ * over only once every task runs it (post_patch), so that the tasks that
+ * switch to it earlier run the stock yield meanwhile: the window the
+ * upgrade check must see.
+ */
+
 #ifdef LP_TEST_MISSING_SYMBOL
 /* Test build: a symbol no kernel has, to see the module refused. */
 extern void lp_test_missing_symbol(void) __weak;
@@ -281,7 +288,9 @@ static int lp_pre_patch(struct klp_object *obj)
 	}
 	if (prev_sw) {
 		lp_prev = prev_sw;
+#ifndef LP_TEST_STOCK_WINDOW
 		sched_compat_yield_set(lp_prev->get());
+#endif
 		return 0;
 	}
 	sched_compat_yield_set(lp_initial);

@@ -17,10 +17,12 @@
 #     build, and stacked on it (replace=0, the way beside another
 #     livepatch, where replacing is refused), the knob at 1 throughout and
 #     a yielder next to a hog kept at a few percent of the CPU across the
-#     transition (the stock yield gives it half), a write of 0 reaching
-#     the yield afterwards; a stack's later build disabled first hands the
-#     knob back; a livepatch with this one's state id but not its data
-#     makes this one refuse to load;
+#     transition (the stock yield gives it half) with no window of stock
+#     yields (judged by its shape: a run of yields that return at once), a
+#     write of 0 reaching the yield afterwards; a stack's later build
+#     disabled first hands the knob back; the same check red on a build
+#     that leaves a window of stock yields; a livepatch with this one's
+#     state id but not its data makes this one refuse to load;
 #   - SCY_LIVEPATCH_CYCLES (20) cycles of load (the initial knob value by
 #     the module parameter, 0 or 1), knob 1, disable, unload while
 #     stress-ng yields on both CPUs and a writer flips the knob: each load
@@ -42,7 +44,7 @@
 lp=/sys/kernel/livepatch/livepatch_compat_yield
 lpko=$SCY_RESULTS/livepatch.ko
 cycles=${SCY_LIVEPATCH_CYCLES:-20}
-plan 31
+plan 32
 
 # Taint flags (Documentation/admin-guide/tainted-kernels.rst): O 4096,
 # E 8192, K 32768.
@@ -127,55 +129,51 @@ check "beside a livepatch of another function (/proc/cmdline: $(cat /proc/cmdlin
 	test "$(cat /proc/cmdline)" = lp_test_other -a "$(cat $knob)" = 1 -a -n "$(in_range "$sb" 0 0.10 && echo y)"
 
 # upgrade DESC NEW_NAME [ARGS]: with knob 1, load the next build (NEW_NAME)
-# while a yielder and a hog share a CPU for 30 s; the transition ends, the
-# knob is 1 and writable afterwards, and the yielder kept knob 1's share
-# of the CPU (the stock yield gives it half). With yield_stats loaded, no
-# yield was ineffective (the yielder picked again: the stock yield across
-# groups on 6.12, and in most of its yields beside a hog on 6.1) beyond
-# 1% on CFS (6.1) and 5% on EEVDF (6.12, release 6.6 and later): the
-# stock yield gives the yielder half the CPU in yields of tens of us, so a
-# stock window of 100 ms shows as thousands, one of 20 ms as over 5% of
-# the window's 7500; on EEVDF a stall of the guest charged to the hog
-# leaves the yielder lag that makes some compat yields ineffective (the
-# contract's exception, userspace/stall.h), 18-142 of 7500 in make check's
-# runs. The yielder
-# switches to the new build at its first return to user space after the
-# transition starts. On 6.12 under single-threaded TCG the transition
-# ends only after the window: the livepatch core also rewrites the
-# kernel's cond_resched() call sites, with IPIs that the busy vCPU answers
-# once per TCG time slice; that end (the files taken over) changes no
-# yield path. No allowance for the guest's stalls here (yield-share's
-# stall_allowance, userspace/stall.h): during the transition the probe's
-# CPU is held up by the transition's own work as well, and it counted
-# seconds of "stalls" on 6.12 where 18-26 of 7500 yields were ineffective.
+# while a yielder in its own autogroup and a hog share a CPU for 30 s
+# (tests/tools/yield-loop -s); the transition ends, the knob is 1 and
+# writable afterwards, the yielder kept knob 1's share of the CPU (the
+# stock yield gives it half), and no window of stock yields showed, judged
+# by its shape: the longest run of yields that returned at once (no other
+# task ran), one after another, is under AT_ONCE_RUN_MAX. The stock yield
+# across groups leaves the yielder's group its turn: a window of it is a
+# tick of yields that return at once, hundreds of them (a yield returns in
+# tens of us under TCG; thousands in a row on the host). A compat yield
+# returns at once only while the yielder has more lag than the turn of
+# its rival it gives up per yield (a tick and a slice), which a stall of
+# the guest charged to the hog gives it: one at-once yield per turn the
+# stall covers, a run of AT_ONCE_RUN_MAX after a stall of half a second.
+# A build that leaves a window of stock yields in an upgrade (the faults
+# stage's LP_TEST_STOCK_WINDOW build) shows runs of thousands. The
+# yielder switches to the new build at its first return to user space
+# after the transition starts. On 6.12 under single-threaded TCG the
+# transition ends only after the window: the livepatch core also rewrites
+# the kernel's cond_resched() call sites, with IPIs that the busy vCPU
+# answers once per TCG time slice; that end (the files taken over)
+# changes no yield path.
+AT_ONCE_RUN_MAX=100
 upgrade() {
-	local desc=$1 name=$2 ko t0 t1 out sh rc=0 v ys= y=- ie=- pct=1
+	local desc=$1 name=$2 ko t0 t1 out sh rc=0 v run
 	shift 2
-	# EEVDF: release 6.6 and later
-	awk -v r="$(uname -r)" 'BEGIN { split(r, v, "[.-]"); exit !(v[1] > 6 || (v[1] == 6 && v[2] >= 6)) }' && pct=5
 	ko=$T/livepatch_compat_yield_next.ko
 	[[ $name == livepatch_compat_yield ]] && ko=$lpko
-	if [[ -n ${SCY_MODULE:-} ]]; then
-		insmod "$SCY_MODULE" && ys=/sys/kernel/yield_stats || rc=1
-	fi
+	[[ -n ${LP_UPGRADE_KO:-} ]] && ko=$LP_UPGRADE_KO
 	t0=$(date +%s.%N)
 	out=$(mktemp)
-	"$SCY_BIN/yield-share" -d 30 -n 1 -p session -k keep -f kv >"$out" 2>/dev/null &
+	"$SCY_BIN/tests/yield-loop" -s -H 1 -d 30 >"$out" 2>&1 &
 	local yp=$!
 	insmod "$ko" "$@" && lp_on "$name" || rc=1
 	t1=$(date +%s.%N)
-	wait $yp
-	sh=$(field yielder_cpu_share "$(cat "$out")")
-	rm -f "$out"
-	if [[ -n $ys ]]; then
-		y=$(cat $ys/yields) ie=$(cat $ys/ineffective)
-		rmmod yield_stats
-	fi
+	wait $yp || rc=1
+	out=$(grep '^yield-loop ' "$out")
+	echo "# $out"
+	sh=$(awk -v y="$(field yielder_cpu "$out")" -v h="$(field hog_cpu "$out")" \
+		'BEGIN { if (y + h > 0) printf "%.4f", y / (y + h) }')
+	run=$(field at_once_run_max "$out")
 	v=$(cat $knob 2>/dev/null)
 	knob_reaches || rc=1
-	check "$desc: transition done $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s into the 30-s window, knob $v after, writable, 0 reaches the yield (cpu share $s0w); yielder's cpu share $sh <= 0.10; $ie of $y yields ineffective (at most $pct%)" \
+	check "$desc: transition done $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s into the 30-s window, knob $v after, writable, 0 reaches the yield (cpu share $s0w); yielder's cpu share ${sh:-missing} <= 0.10; longest run of yields that returned at once ${run:-missing} < $AT_ONCE_RUN_MAX ($(field at_once "$out") of $(field yields "$out"))" \
 		test $rc = 0 -a "$v" = 1 -a -n "$(in_range "$sh" 0 0.10 && echo y)" \
-		-a -n "$(awk -v y="$y" -v i="$ie" -v p="$pct" 'BEGIN { if (y == "-" || (y > 0 && i <= y * p / 100)) print "y" }')"
+		-a -n "$(is_number "$run" && ((run < AT_ONCE_RUN_MAX)) && echo y)"
 }
 # knob_reaches: a write of 0 to the knob reaches the yield that runs (a
 # yielder in its own autogroup next to a hog gets half the CPU, 2 s; its
@@ -208,6 +206,19 @@ knob_reaches
 kr=$?
 check "the later build of a stack disabled and unloaded first: knob $(cat $knob 2>/dev/null) with the build below, yielder's cpu share $sb <= 0.10, 0 reaches the yield (cpu share $s0w)" \
 	test $rc = 0 -a $kr = 0 -a "$(cat $knob 2>/dev/null)" = 1 -a -n "$(in_range "$sb" 0 0.10 && echo y)"
+# A build that leaves a window of stock yields in its upgrade (the
+# stock-window test build of livepatch/build.sh: it takes the switch's
+# value over only at the end of the transition): the upgrade check above
+# must be red on it, its line quoted. It replaces the running build; the
+# build under test then takes over again.
+fault=$( (n=0 && LP_UPGRADE_KO=$T/stock-window.ko upgrade \
+	"an upgrade by a build with a window of stock yields" livepatch_compat_yield_next) 2>&1)
+sed 's/^/#   /' <<<"$fault"
+check "a build that leaves a window of stock yields in an upgrade: the upgrade check is red" \
+	grep -q '^not ok' <<<"$fault"
+lp_gone livepatch_compat_yield
+insmod "$lpko" && lp_on livepatch_compat_yield && lp_gone livepatch_compat_yield_next ||
+	echo "# the build under test did not take over again"
 echo 0 >$knob
 
 # the load/knob/disable/unload cycles, under stress, with a writer
@@ -282,20 +293,16 @@ refused "$lpko" 'Device or resource busy' \
 check "that livepatch disabled and unloaded" lp_off lp_test_yield
 
 # The stock yield is back: on 6.12 a yielder in its own autogroup gets
-# half of the CPU next to a hog (6.1 gives it half in every placement).
-# With yield_stats loaded, the stock yield's ineffective yields are more
-# than the 1% the upgrades allow: their check would see a stock window.
-ys=
-[[ -n ${SCY_MODULE:-} ]] && insmod "$SCY_MODULE" 2>/dev/null && ys=/sys/kernel/yield_stats
-s0=$(share session)
-y=- ie=-
-if [[ -n $ys ]]; then
-	y=$(cat $ys/yields) ie=$(cat $ys/ineffective)
-	rmmod yield_stats
-fi
-check "unloaded, yielder in its own autogroup next to a hog: cpu share $s0 in [0.40, 0.60] (stock); $ie of $y yields ineffective, more than 1%" \
-	test -n "$(in_range "$s0" 0.40 0.60 && echo y)" \
-	-a -n "$(awk -v y="$y" -v i="$ie" 'BEGIN { if (y == "-" || (y > 0 && i > y / 100)) print "y" }')"
+# half of the CPU next to a hog (6.1 gives it half in every placement),
+# and its yields that return at once come in runs the upgrades' check
+# would see as a stock window.
+out=$("$SCY_BIN/tests/yield-loop" -s -H 1 -d 2 2>&1 | grep '^yield-loop ')
+echo "# $out"
+s0=$(awk -v y="$(field yielder_cpu "$out")" -v h="$(field hog_cpu "$out")" \
+	'BEGIN { if (y + h > 0) printf "%.4f", y / (y + h) }')
+run=$(field at_once_run_max "$out")
+check "unloaded, yielder in its own autogroup next to a hog: cpu share ${s0:-missing} in [0.40, 0.60] (stock); longest run of yields that returned at once ${run:-missing} >= $AT_ONCE_RUN_MAX" \
+	test -n "$(in_range "$s0" 0.40 0.60 && echo y)" -a -n "$(is_number "$run" && ((run >= AT_ONCE_RUN_MAX)) && echo y)"
 
 # The admin guide's boot recipe, run as at boot: the module installed
 # where DKMS puts it, the modules-load.d and modprobe.d files, and

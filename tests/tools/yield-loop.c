@@ -13,8 +13,15 @@
  *
  * Prints one "key=value ..." line: the yielder's yields and CPU time, the
  * hogs' loops and CPU time, and the autogroup of each side as
- * /proc/PID/autogroup names it (see autogroup() below). Exit status 0 when
- * the run itself worked (policy, session and pinning set, every task
+ * /proc/PID/autogroup names it (see autogroup() below); and the shape of
+ * the yields that returned at once (no other task ran: the yielder's
+ * involuntary context switches, getrusage(), did not change across the
+ * yield): their number (at_once) and the longest run of them one after
+ * another (at_once_run_max). A window of the stock yield across groups is
+ * a run of hundreds: the yielder's group keeps its turn; a compat yield
+ * returns at once only while the yielder has more lag than it gives up
+ * per yield, a few in a row after a stall of the guest. Exit status 0
+ * when the run itself worked (policy, session and pinning set, every task
  * exited normally), 1 otherwise, 2 on bad usage; the caller judges the
  * counts.
  */
@@ -25,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,6 +44,7 @@ struct shared {
 	volatile int go;
 	volatile int stop;
 	unsigned long yields;
+	unsigned long at_once, at_once_run_max;
 	double yielder_cpu;
 	char yielder_group[64];
 	char hog_group[64];
@@ -89,10 +98,21 @@ static void wait_go(struct shared *sh)
 		sched_yield();
 }
 
+/* The calling thread's involuntary context switches so far */
+static long nivcsw(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return -1;
+	return ru.ru_nivcsw;
+}
+
 static void yielder(struct shared *sh, int policy, int own_session, int cpu)
 {
 	struct sched_param sp = { .sched_priority = 0 };
-	unsigned long n = 0;
+	unsigned long n = 0, once = 0, run = 0, run_max = 0;
+	long sw, sw1;
 	double t0;
 
 	/* a forked child leads no process group: setsid() cannot fail here */
@@ -108,12 +128,24 @@ static void yielder(struct shared *sh, int policy, int own_session, int cpu)
 	autogroup(sh->yielder_group, sizeof(sh->yielder_group));
 	wait_go(sh);
 	t0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+	sw = nivcsw();
 	while (!sh->stop) {
 		sched_yield();
 		n++;
+		sw1 = nivcsw();
+		if (sw1 == sw) {
+			once++;
+			if (++run > run_max)
+				run_max = run;
+		} else {
+			run = 0;
+		}
+		sw = sw1;
 	}
 	sh->yielder_cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - t0;
 	sh->yields = n;
+	sh->at_once = once;
+	sh->at_once_run_max = run_max;
 	_exit(0);
 }
 
@@ -229,8 +261,9 @@ int main(int argc, char **argv)
 		hog_loops += sh->hog_loops[i];
 		hog_cpu += sh->hog_cpu[i];
 	}
-	printf("yield-loop policy=%s own_session=%d cpu=%d seconds=%.3f yields=%lu yielder_cpu=%.3f hogs=%d hog_loops=%lu hog_cpu=%.3f yielder_autogroup=%s hog_autogroup=%s ok=%d\n",
+	printf("yield-loop policy=%s own_session=%d cpu=%d seconds=%.3f yields=%lu yielder_cpu=%.3f hogs=%d hog_loops=%lu hog_cpu=%.3f yielder_autogroup=%s hog_autogroup=%s at_once=%lu at_once_run_max=%lu ok=%d\n",
 	       pname, own_session, cpu, window, sh->yields, sh->yielder_cpu, hogs,
-	       hog_loops, hog_cpu, sh->yielder_group, sh->hog_group, !failed);
+	       hog_loops, hog_cpu, sh->yielder_group, sh->hog_group, sh->at_once,
+	       sh->at_once_run_max, !failed);
 	return failed;
 }
