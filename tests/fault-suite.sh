@@ -1,11 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Runs inside a guest of a patched kernel (make check-faults): the checks of
-# make check that guard a property, each run once with that property broken
-# in a test-only way, in a mount namespace of its own so that nothing else
-# sees the fault. Each test here passes when the check it names fails
-# ("not ok") on its fault; the failing lines are printed as comments.
+# Runs inside a guest of a patched kernel (tests/faults.sh, make check's
+# faults stage): checks of make check, each run with what it guards broken,
+# must fail. Each test here passes when the check it names fails ("not
+# ok"); the failing lines are printed as comments.
+#
+# fault-suite.sh rule FAULT: the kernel was booted with scy_fault=FAULT
+# (vm/fault-patches), which breaks the compat yield's rule; the checks that
+# guard the rule, as make check runs them on one CPU under -icount (the
+# starve stage), must turn red (tests/faults.sh lists what each fault
+# turns red).
+#
+# fault-suite.sh harness: the harness's own checks, each with what it
+# guards broken in a test-only way, in a mount namespace of its own so that
+# nothing else sees the fault:
 #   - a knob that ignores writes (a plain file bound over the sysfs file):
 #     the share kselftest's knob-1 tests of the placements where the stock
 #     yield gives the yielder more than the limit fail, the others SKIP;
@@ -24,6 +33,91 @@ knob=/sys/kernel/sched_compat_yield
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 d=${SCY_FAULT_SECONDS:-1}
 work=$(mktemp -d)
+mode=${1:-}
+
+# the lines of TAP FILE that match RE, as comments
+show() { grep -E "$2" "$1" | sed 's/^/#   /'; }
+
+# red FILE WHAT N: the matrix's TAP in FILE has N "not ok" lines of the
+# sub-check WHAT (time, G1, shares), one per cell run, and no "ok" one
+red() {
+	local bad good
+	bad=$(grep -cE "^not ok [0-9]+ cell .*: $2" "$1")
+	good=$(grep -cE "^ok [0-9]+ cell .*: $2" "$1")
+	[[ $bad == "$3" && $good == 0 ]]
+}
+
+# matrix_red FAULT WHAT CELLS ARGS...: run compat_yield_matrix ARGS
+# (0.6-s windows) on the cells CELLS (a -c regular expression); one check:
+# every cell's WHAT line is red
+matrix_red() {
+	local f=$1 what=$2 cells=$3 out ncells
+	shift 3
+	out=$work/matrix-${what%% *}-$RANDOM.tap
+	"$ST/compat_yield_matrix" -d 0.6 -c "$cells" "$@" >"$out" 2>&1
+	ncells=$("$ST/compat_yield_matrix" -l -c "$cells" "$@" | grep -c .)
+	show "$out" "^(not )?ok [0-9]+ cell .*: $what"
+	check "scy_fault=$f: compat_yield_matrix's $what lines are red in all $ncells cells of '$cells'" \
+		red "$out" "$what" "$ncells"
+}
+
+if [[ $mode == rule ]]; then
+	f=${2:?usage: fault-suite.sh rule FAULT}
+	echo "# fault guest: kernel $(uname -r), $(nproc) CPU(s), scy_fault=$f"
+	# one group, another autogroup, another cgroup, a Slurm-deep tree: a
+	# nice -10, a nice-0 and a nice-19 rival, no event
+	cells='^(0|12|25|42) '
+	case $f in
+	delay:1) plan 4 ;;
+	delay:20 | nocap | double) plan 2 ;;
+	nomove) plan 4 ;;
+	*) plan 1; not_ok "unknown fault $f"; exit 1 ;;
+	esac
+	check "the kernel says scy_fault=$f breaks the rule" \
+		bash -c 'dmesg | grep -qF "scy_fault=$1: the compat yield'"'"'s rule is broken on purpose"' - "$f"
+	case $f in
+	delay:1)
+		matrix_red "$f" "time away" "$cells"
+		# the starve stage's time away beside the hog alone
+		"$ST/compat_yield_latency" -d 1 -o "$work/latency.csv" >"$work/latency.tap" 2>&1
+		out=$( (n=0 && hog_alone_p50 "$work/latency.csv" "$(guest_tick_ms)") 2>&1)
+		sed 's/^/#   /' <<<"$out"
+		check "scy_fault=$f: the starve stage's 'a yield waits one tick' beside the hog alone is red" \
+			grep -q '^not ok' <<<"$out"
+		show "$work/latency.tap" '^(not )?ok [0-9]+ yield_away'
+		check "scy_fault=$f: compat_yield_latency's yield_away tests (knob 1 against the contract's bound) all fail" \
+			bash -c 'grep -qE "^not ok [0-9]+ yield_away" "$1" &&
+				! grep -qE "^ok [0-9]+ yield_away" "$1"' - "$work/latency.tap"
+		;;
+	delay:20)
+		matrix_red "$f" "time away" "$cells"
+		;;
+	nocap)
+		# 3-s windows: the 100-ms rival's first long turn comes late
+		# (its light weight makes its deadline the earliest seldom)
+		matrix_red "$f" "time away" 'same rivals=nice19,(nice-10|nice0) event=long-slice$' -F -d 3
+		;;
+	double)
+		# a move that is a small part of a tick shows where a nice -10
+		# rival shares the yielder's group with a rival of nice 0 or
+		# heavier (the median; so does tests/contract-model.py's CFS
+		# model, in the same cells)
+		matrix_red "$f" "time away" 'same rivals=nice-10,(nice-10|nice0)[^ ]* event=none$' -F
+		;;
+	nomove)
+		matrix_red "$f" "G1" "$cells"
+		matrix_red "$f" "shares" "$cells"
+		"$ST/compat_yield_share" -d "$d" >"$work/share.tap" 2>&1
+		show "$work/share.tap" '^(not )?ok .*knob=1'
+		check "scy_fault=$f: no knob-1 test of compat_yield_share passes, and some fail" \
+			bash -c '! grep -qE "^ok [0-9]+ yield-[a-z0-9-]+ knob=1: " "$1" &&
+				grep -qE "^not ok [0-9]+ yield-[a-z0-9-]+ knob=1: " "$1"' - "$work/share.tap"
+		;;
+	esac
+	rm -rf "$work"
+	exit 0
+fi
+[[ $mode == harness ]] || { echo "usage: fault-suite.sh rule FAULT | harness" >&2; exit 2; }
 
 plan 7
 echo "# fault guest: kernel $(uname -r), knob $(cat $knob 2>/dev/null || echo absent)"
@@ -36,9 +130,6 @@ faulted() {
 }
 ignore_writes="echo 0 >$work/knob && mount --bind $work/knob $knob"
 ro_cgroup="mount -o remount,bind,ro /sys/fs/cgroup"
-
-# the lines of TAP FILE that match RE, as comments
-show() { grep -E "$2" "$1" | sed 's/^/#   /'; }
 
 faulted "$ignore_writes" "$ST/compat_yield_share" -d "$d" >"$work/share-knob.tap" 2>&1
 show "$work/share-knob.tap" '^(not )?ok .*knob=1'

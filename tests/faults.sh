@@ -1,27 +1,65 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# faults.sh [KERNEL]: make check-faults. Boots KERNEL (default
-# 6.12-patched) and runs tests/fault-suite.sh there: checks of make check,
-# each with the property it guards broken in a test-only way, must fail.
-# Prints TAP: the suite's (nested), the guest's shutdown and dmesg.
+# faults.sh KVER: make check's faults stage (make check-faults runs it
+# alone). The checks of make check that guard the compat yield's rule,
+# each shown red on a kernel that breaks the rule on purpose, and the
+# checks that guard the harness itself, each shown red with what it guards
+# broken in a test-only way; tests/fault-suite.sh runs them in the guest.
+#
+# The rule's faults are boot parameters of the patched guest kernels
+# (scy_fault=, vm/fault-patches: inert without it), so no kernel is built
+# for them; each boots the KVER-patched kernel on one CPU under QEMU
+# -icount, where the time the checks judge is executed instructions, as in
+# the starve stage whose checks they run:
+#   delay:1   every compat yield 50 ms longer: the matrix's time lines
+#             (their p50) and the starve stage's time away beside the hog;
+#   delay:20  one compat yield in 20 (5%) 50 ms longer: the matrix's time
+#             lines (their p99 and max);
+#   nocap     (6.12) the move without its span cap, the rule that kept a
+#             yielder 128 ms beside a 100-ms slice: the long-slice cells;
+#   double    (6.1) the move twice as long: the matrix's time lines;
+#   nomove    a compat yield that does not move the yielder: the matrix's
+#             G1 and shares lines, and the share kselftest's knob-1 limits.
+# The harness's faults (a knob that ignores writes, a cgroup tree that
+# refuses mkdir, a refusal that zeroes the value, a lone yielder that makes
+# no yield) run in a guest of the plain kernel under TCG. The livepatch's
+# upgrade check is shown red in the livepatch stage, on a build of the
+# livepatch that leaves a window of stock yields (tests/guest-livepatch.sh).
+# Prints TAP: per guest, the suite's (nested), its shutdown and dmesg.
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
 . "$SCY_REPO/tests/tap.sh"
 export SCY_TCG_THREAD=${SCY_TCG_THREAD:-single}
 
-name=${1:-6.12-patched}
-kernel_parse "$name"
-[[ $flavor == patched ]] || die "faults.sh: a patched kernel (6.12-patched or 6.1-patched)"
+kver=${1:?usage: faults.sh KVER}
+kver_check "$kver"
+name=$kver-patched
 kdir=$(kernel_get "$name")
 make -s -C "$SCY_REPO" userspace selftests RESULTS="$RESULTS" >&2
-out=$RESULTS/faults-$name
+make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2
 mod=$RESULTS/module-$name
 bash "$SCY_REPO/vm/build-module.sh" "$kdir/kdir" "$mod" "$name" >&2 || die "yield_stats.ko did not build against $name"
-plan 2
+faults=(delay:1 delay:20 nomove)
+case $kver in
+6.12) faults+=(nocap) ;;
+6.1) faults+=(double) ;;
+esac
+plan $((2 + 2 * ${#faults[@]}))
 rc=0
-bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout 1500 \
+out=$RESULTS/faults-$kver
+grc=0
+bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out-harness" --timeout 1200 \
 	-- env SCY_BIN="$RESULTS/bin" SCY_MODULE="$mod/yield_stats.ko" SCY_FAULT_SECONDS="${SCY_FAULT_SECONDS:-1}" \
-	bash tests/fault-suite.sh || rc=$?
-guest_verdict "$out" "$rc" "a guest of $name"
+	bash tests/fault-suite.sh harness || grc=$?
+guest_verdict "$out-harness" "$grc" "a guest of $name (the harness's faults)"
+((grc)) && rc=$grc
+for f in "${faults[@]}"; do
+	grc=0
+	SCY_ICOUNT=${SCY_STARVE_ICOUNT:-2} SCY_CPUS=1 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" \
+		--out "$out-${f/:/}" --timeout 900 --append "scy_fault=$f" \
+		-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" bash tests/fault-suite.sh rule "$f" || grc=$?
+	guest_verdict "$out-${f/:/}" "$grc" "a one-CPU -icount guest of $name booted with scy_fault=$f"
+	((grc)) && rc=$grc
+done
 exit "$rc"

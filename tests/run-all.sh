@@ -13,7 +13,7 @@
 # skipped".
 #
 # SCY_CHECK_STAGES selects the stage groups: default "host deb guest starve
-# debian livepatch"; `make check-full` adds "debug", the KASAN/lockdep
+# faults debian livepatch"; `make check-full` adds "debug", the KASAN/lockdep
 # guests (two more kernels to build, about 20 minutes each from scratch:
 # more than make check's time allows on a fresh machine), and
 # `make check-debug` runs them alone. "debconfig" runs the guest suite on
@@ -118,7 +118,7 @@ stage() {
 }
 table=() csv=()
 
-stages=${SCY_CHECK_STAGES:-host deb guest starve debian livepatch}
+stages=${SCY_CHECK_STAGES:-host deb guest starve faults debian livepatch}
 want() { [[ " $stages " == *" $1 "* ]]; }
 export SCY_STRESS_SECONDS=${SCY_STRESS_SECONDS:-60}
 export SCY_FUZZ_WRITES=${SCY_FUZZ_WRITES:-2000}
@@ -151,6 +151,7 @@ lane() {
 		lane_stage "stalls-$kver" bash tests/stalls.sh "$kver"
 	fi
 	if want starve; then lane_stage "starve-$kver" bash tests/starve.sh "$kver"; fi
+	if want faults; then lane_stage "faults-$kver" bash tests/faults.sh "$kver"; fi
 	if want debian; then
 		SCY_MODULE_CYCLES=$SCY_STOCK_MODULE_CYCLES lane_stage "debian-$kver" bash tests/guest.sh "$kver-debian"
 	fi
@@ -189,7 +190,7 @@ lane_stage() {
 }
 lane_stages() {
 	local kver=$1 g
-	for g in deb guest starve debian livepatch; do
+	for g in deb guest starve faults debian livepatch; do
 		if want $g; then echo "$g-$kver"; fi
 		if [[ $g == guest ]] && want guest; then echo "stalls-$kver"; fi
 		if [[ $g == livepatch ]] && want livepatch; then echo "livepatch-boot-$kver"; fi
@@ -204,7 +205,7 @@ tree_pids() {
 }
 lanes=${SCY_CHECK_LANES:-$(($(nproc) >= 2 ? 2 : 1))}
 [[ $lanes =~ ^[0-9]+$ ]] || { echo "SCY_CHECK_LANES must be a number (got '$lanes')" >&2; exit 2; }
-if want deb || want guest || want starve || want debian || want livepatch || [[ -n $debconfig_kvers ]]; then
+if want deb || want guest || want starve || want faults || want debian || want livepatch || [[ -n $debconfig_kvers ]]; then
 	stage tools bash -c '. tests/tap.sh && plan 2 &&
 		check "the tools and the kselftests build (make userspace selftests)" make -s -C "$1" userspace selftests RESULTS="$2" &&
 		check "the test tools build (tests/tools)" make -s -C "$1/tests/tools" OUTPUT="$2/bin/tests"' - "$SCY_REPO" "$RESULTS"
