@@ -90,12 +90,15 @@ patched_tree "$ref" "$src" "$obj" "${patches[@]}"
 # 2. Configuration, redone when the base config or a fragment changed.
 chash=$( (if [[ -n $base ]]; then xzcat -f "$base"; else echo tinyconfig; fi
 	cat "${frags[@]}") | sha256sum | cut -c1-12)
-# The small config is the patched guest kernel's: a first build seeds its
-# object tree from vm/build-kernel.sh's ($SCY_CACHE/work/KVER-patched), when
-# that was configured the same way, rewriting the tree's path in kbuild's
-# .cmd files. make then rebuilds only what the series or the release string
-# touch, instead of the whole kernel (ccache cannot help: its entries name
-# the other tree's paths).
+# The small config is the patched guest kernel's but for its test options
+# (vm/sysctl.config): a first build seeds its object tree from
+# vm/build-kernel.sh's ($SCY_CACHE/work/KVER-patched), when that was
+# configured from the same fragments, rewriting the tree's path in
+# kbuild's .cmd files, and then configures it as below. make then rebuilds
+# only what the series, the options that differ, the guest's test-only
+# patches (vm/fault-patches) or the release string touch, instead of the
+# whole kernel (ccache cannot help: its entries name the other tree's
+# paths).
 seed=$SCY_CACHE/work/$kver-patched
 if [[ $debconfig == small && ! -f $obj/.config ]]; then
 	# the guest kernel (cached, or built now: make check boots it anyway)
@@ -103,7 +106,7 @@ if [[ $debconfig == small && ! -f $obj/.config ]]; then
 		log "the guest kernel did not build: packaging without a seed"
 fi
 if [[ $debconfig == small && ! -f $obj/.config && -f $seed/obj/.config && -f $seed/obj/vmlinux &&
-	$(cat "$seed/obj/.scy-config-hash" 2>/dev/null) == "$(config_hash "$SCY_REPO/vm/patched.config")" ]]; then
+	$(cat "$seed/obj/.scy-config-hash" 2>/dev/null) == "$(config_hash "$SCY_REPO/vm/patched.config" "$SCY_REPO/vm/sysctl.config")" ]]; then
 	log "seeding $obj from the guest kernel's tree $seed/obj"
 	rm -rf "$obj" "$obj.seed"
 	# Its objects may come from another state of the series: every source
@@ -132,7 +135,8 @@ if [[ $debconfig == small && ! -f $obj/.config && -f $seed/obj/.config && -f $se
 	# compiled again.
 	sed -i "s#$seed/#$work/#g" "$obj.seed/Makefile"
 	ln -sfn "$src" "$obj.seed/source"
-	echo "$chash" >"$obj.seed/.scy-config-hash"
+	# the guest's configuration: configured again below
+	rm -f "$obj.seed/.scy-config-hash"
 	mv "$obj.seed" "$obj"
 fi
 mkdir -p "$obj"
