@@ -42,7 +42,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [-d SECONDS] [-c CPU] [-n HOGS] [-p same|session|cgroup|cgroup-session]\n"
+		"usage: %s [-d SECONDS] [-c CPU] [-n HOGS] [-p same|session|cgroup|cgroup-session|cgroup-root]\n"
 		"       %*s [-m yield|getppid] [-k 0|1|keep] [-r REPEAT]\n"
 		"       %*s [-f table|csv|kv] [-o FILE]\n"
 		"\n"
@@ -67,6 +67,10 @@ static void usage(FILE *f)
 		"                                     controller on, each hog in our cgroup\n"
 		"                                     with a session (autogroup) of its own,\n"
 		"                                     as a login shell's (root)\n"
+		"                            cgroup-root\n"
+		"                                     a cgroup v2 group of its own, cpu\n"
+		"                                     controller on, each hog a plain task\n"
+		"                                     of our cgroup and session (root)\n"
 		"  -m, --mode M            worker 0 calls sched_yield() (yield, default)\n"
 		"                          or getppid() (getppid: the 50/50 baseline)\n"
 		"  -k, --knob K            set %s to 0 or 1 for the\n"

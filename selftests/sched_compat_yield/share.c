@@ -84,6 +84,8 @@ const char *scy_placement_name(enum scy_placement p)
 		return "cgroup";
 	case SCY_PLACE_CGROUP_SESSION:
 		return "cgroup-session";
+	case SCY_PLACE_CGROUP_ROOT:
+		return "cgroup-root";
 	}
 	return "?";
 }
@@ -98,6 +100,8 @@ int scy_placement_parse(const char *s, enum scy_placement *p)
 		*p = SCY_PLACE_CGROUP;
 	else if (!strcmp(s, "cgroup-session"))
 		*p = SCY_PLACE_CGROUP_SESSION;
+	else if (!strcmp(s, "cgroup-root"))
+		*p = SCY_PLACE_CGROUP_ROOT;
 	else
 		return -1;
 	return 0;
@@ -262,6 +266,10 @@ static noreturn void worker(int idx, enum scy_role role,
 		ws.leaf = idx == 0 ? 0 : SCY_NO_LEAF;
 		ws.setsid = idx != 0;
 		break;
+	case SCY_PLACE_CGROUP_ROOT:
+		/* the yielder in its group, a hog a plain task of ours */
+		ws.leaf = idx == 0 ? 0 : SCY_NO_LEAF;
+		break;
 	}
 	scy_worker_setup(ready_fd, idx, parent, &ws);
 
@@ -393,6 +401,12 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 		static const char * const leaves[] = { "yielder", "others" };
 
 		ret = scy_cgroup_setup(NULL, leaves, 2, err, errlen);
+		if (ret)
+			return ret;
+	} else if (cfg.placement == SCY_PLACE_CGROUP_ROOT) {
+		static const char * const leaves[] = { "yielder" };
+
+		ret = scy_cgroup_setup(NULL, leaves, 1, err, errlen);
 		if (ret)
 			return ret;
 	} else if (cfg.placement == SCY_PLACE_CGROUP_SESSION) {

@@ -36,6 +36,12 @@ enum scy_placement {
 	 * cgroup with a session (autogroup) of its own
 	 */
 	SCY_PLACE_CGROUP_SESSION,
+	/*
+	 * yielder in a cgroup v2 group of its own, each hog a plain task of
+	 * the caller's cgroup and session: on a host without systemd (a
+	 * guest, many container and HPC node images) the root task group
+	 */
+	SCY_PLACE_CGROUP_ROOT,
 };
 
 enum scy_role {
