@@ -170,8 +170,9 @@ def main():
              f"{inf.get('duration', '?')}-s windows.", "",
              "The kselftest `compat_yield_matrix` generates its cells from "
              "the dimensions (1-3 rivals of SCHED_IDLE, nice 19, nice 0 or "
-             "nice -10; the same group, autogroups, sibling cpu cgroups or a "
-             "batch system's seven-level tree; no event, a rival flipping "
+             "nice -10; the same group, autogroups, sibling cpu cgroups, a "
+             "batch system's seven-level tree, or the yielder's cgroup beside "
+             "rivals that are plain tasks of the root group; no event, a rival flipping "
              "light and heavy by nice, policy (SCHED_IDLE), cpu.weight or "
              "cpu.idle every 300 ms, a rival sleeping and waking, a nice-19 "
              "rival with a 100-ms custom slice (6.12; a SKIP on 6.1), the "

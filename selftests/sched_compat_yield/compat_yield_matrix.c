@@ -25,6 +25,11 @@
  *                       slurmstepd.scope/job_1/step_0/user/task_0 and the
  *                       rivals in .../job_2/step_0/user/task_0, below a
  *                       group of the test's own (7 levels deep);
+ *              cgroup-root: the yielder in a cgroup of its own, the
+ *                       rivals plain tasks of the test's own group and
+ *                       session (on a host without systemd, such as a
+ *                       test guest, the root task group: every process
+ *                       outside a cgroup there);
  *   event      none;
  *              nice-flip:   rival 1 alternates nice 19 and nice 0 (light
  *                           first), every 300 ms;
@@ -68,7 +73,7 @@
  * rival list). The full product (-F, or SCY_MATRIX=full): every placement
  * x every event it allows x every rival list (the multisets of 1 to 3
  * weights; with rival 1 singled out for sleep-wake; rival 1 nice19 for
- * nice-flip and long-slice, idle for policy-flip), 930 cells. The default set covers it:
+ * nice-flip and long-slice, idle for policy-flip), 1137 cells. The default set covers it:
  * per placement x event pair, rival lists picked greedily from the full
  * product's, in their order, until every weight has been beside the pair
  * (3-wise coverage of placement, event and weight); each pick is the list
@@ -796,10 +801,12 @@ static int cell_setup(const struct ct_cell *c, enum ct_event ev, char *err,
 	}
 	if (c->t.pl == PL_SESSION)
 		return scy_autogroup_setup(err, errlen);
-	if (c->t.pl != PL_CGROUP && c->t.pl != PL_NESTED)
+	if (c->t.pl == PL_SAME)
 		return SCY_OK;
-	ret = scy_cgroup_setup(cg_base, c->t.pl == PL_CGROUP ? cg_flat :
-			       cg_nested, 2, err, errlen);
+	/* cgroup-root: the yielder's group alone, the rivals in ours */
+	ret = scy_cgroup_setup(cg_base, c->t.pl == PL_NESTED ? cg_nested :
+			       cg_flat, c->t.pl == PL_CROOT ? 1 : 2, err,
+			       errlen);
 	if (ret)
 		return ret;
 	if (ev == EV_IDLE && !compete_has(c, "cpu.idle")) {
@@ -1075,7 +1082,8 @@ static int run_window(const struct ct_cell *c, struct win *w)
 			.cpu = cpu_a, .set_policy = true,
 			.policy = SCHED_OTHER,
 		};
-		bool inner = c->t.pl == PL_CGROUP || c->t.pl == PL_NESTED;
+		bool inner = c->t.pl == PL_CGROUP || c->t.pl == PL_NESTED ||
+			     c->t.pl == PL_CROOT;
 		pid_t p;
 
 		/* in session the yielder forks its sibling, after setsid() */

@@ -9,7 +9,7 @@
 #include "contract.h"
 
 const char * const ct_pl_names[NR_PL] = {
-	"same", "session", "cgroup", "nested",
+	"same", "session", "cgroup", "nested", "cgroup-root",
 };
 
 const char * const ct_w_names[NR_W] = {
@@ -255,6 +255,11 @@ void ct_cell_name(const struct ct_cell *c, char *buf, size_t len)
 		 ct_pl_names[c->t.pl], rv, ct_ev_names[c->ev]);
 }
 
+bool ct_rivals_are_tasks(const struct ct_cell *c)
+{
+	return c->t.pl == PL_SAME || c->t.pl == PL_CROOT;
+}
+
 bool ct_heavy_rival(const struct ct_cell *c, const char **why)
 {
 	int i, steady = 0;
@@ -266,7 +271,7 @@ bool ct_heavy_rival(const struct ct_cell *c, const char **why)
 	for (i = 0; i < c->t.nr; i++) {
 		if (i == 0 && c->ev == EV_SLEEP)
 			continue;
-		if (c->t.pl == PL_SAME) {
+		if (ct_rivals_are_tasks(c)) {
 			if (i == 0 && (c->ev == EV_NICE ||
 				       c->ev == EV_POLICY))
 				continue;
@@ -276,7 +281,7 @@ bool ct_heavy_rival(const struct ct_cell *c, const char **why)
 		steady++;
 	}
 	if (!steady)
-		*why = c->t.pl == PL_SAME ?
+		*why = ct_rivals_are_tasks(c) ?
 		       "no rival of nice 0 or heavier all the time" :
 		       "the rivals' group sleeps half the time";
 	return steady > 0;
@@ -284,7 +289,7 @@ bool ct_heavy_rival(const struct ct_cell *c, const char **why)
 
 bool ct_wakes_at_level(const struct ct_cell *c)
 {
-	return c->ev == EV_SLEEP && (c->t.pl == PL_SAME || c->t.nr == 1);
+	return c->ev == EV_SLEEP && (ct_rivals_are_tasks(c) || c->t.nr == 1);
 }
 
 /*
@@ -403,7 +408,7 @@ void ct_bound(const struct ct_sched *sp, const struct ct_cell *c,
 
 	memset(b, 0, sizeof(*b));
 	b->w = 1024;
-	if (t->pl == PL_SAME) {
+	if (ct_rivals_are_tasks(c)) {
 		for (i = 0; i < t->nr; i++) {
 			double wi = ct_weight_of(t->w[i]);
 
@@ -414,7 +419,9 @@ void ct_bound(const struct ct_sched *sp, const struct ct_cell *c,
 			b->rw[i] = wi;
 		}
 		b->n = t->nr;
-		snprintf(b->level, sizeof(b->level), "the test's group");
+		snprintf(b->level, sizeof(b->level), "%s",
+			 t->pl == PL_SAME ? "the test's group" :
+			 "the test's group (the yielder's cgroup)");
 	} else {
 		/* the rivals' group entity: cpu.weight 100 (heavy state) */
 		b->wr = 1024;
@@ -483,7 +490,7 @@ void ct_bound(const struct ct_sched *sp, const struct ct_cell *c,
 			 * place_entity() inflates by (W + w_1) / W, W the
 			 * load it joins
 			 */
-			double w1 = t->pl == PL_SAME ?
+			double w1 = ct_rivals_are_tasks(c) ?
 				    ct_weight_of(t->w[0]) : 1024;
 
 			extra = (__u64)(max_u64(2 * sp->base_slice_ns, q) *
@@ -504,7 +511,7 @@ void ct_bound(const struct ct_sched *sp, const struct ct_cell *c,
 		}
 		break;
 	case EV_SLICE:
-		if (t->pl == PL_SAME || t->nr == 1) {
+		if (ct_rivals_are_tasks(c) || t->nr == 1) {
 			extra = turn_of(CT_LONG_SLICE_NS, q);
 			off += snprintf(b->terms + off,
 					sizeof(b->terms) - off,

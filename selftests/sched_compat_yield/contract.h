@@ -109,7 +109,11 @@
 /* a tick's 1%: the clock reads and the yield itself, in every limit */
 #define CT_SLACK_DIV		100
 
-enum ct_placement { PL_SAME, PL_SESSION, PL_CGROUP, PL_NESTED, NR_PL };
+/*
+ * PL_CROOT: the yielder in a cgroup of its own, the rivals plain tasks of
+ * the test's own group (on a host without systemd, the root task group)
+ */
+enum ct_placement { PL_SAME, PL_SESSION, PL_CGROUP, PL_NESTED, PL_CROOT, NR_PL };
 /* light to heavy */
 enum ct_weight { W_IDLE, W_NICE19, W_NICE0, W_NICE_M10, NR_W };
 enum ct_event {
@@ -192,6 +196,8 @@ bool ct_g1_judged(const struct ct_sched *sp, const struct ct_cell *c,
 		  const char **why);
 /* Does a rival of @c sleep and wake at the level where the yielder yields? */
 bool ct_wakes_at_level(const struct ct_cell *c);
+/* Are the rivals of @c tasks of the level where the yielder yields? */
+bool ct_rivals_are_tasks(const struct ct_cell *c);
 /* The scheduler weight of a rival, and of a group entity by cpu.weight */
 double ct_weight_of(enum ct_weight w);
 
