@@ -1743,10 +1743,11 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("clock_getres(CLOCK_MONOTONIC_COARSE): %s\n",
 				   strerror(errno));
 	tick_ns = (__u64)res.tv_sec * NSEC_PER_SEC + res.tv_nsec;
+	/* the bound is printed with -U too, for the figures it reports */
+	if (ct_read_sched(&sched, tick_ns, untimed_buf, sizeof(untimed_buf)))
+		untimed = untimed_buf;
 	if (opt_untimed)
 		untimed = "guest time can stall here (-U): a stall moves what time measures";
-	else if (ct_read_sched(&sched, tick_ns, untimed_buf, sizeof(untimed_buf)))
-		untimed = untimed_buf;
 	if (sched_getaffinity(0, sizeof(set), &set))
 		ksft_exit_fail_msg("sched_getaffinity: %s\n", strerror(errno));
 	cpu_a = opt_cpu >= 0 ? opt_cpu : default_cpu(&set);
@@ -1793,10 +1794,10 @@ int main(int argc, char **argv)
 	printf(" %.2f s windows, %s set: %d of %d cells\n", opt_duration,
 	       full ? "full" : "default", nsel, nr);
 	if (sched.kind == CT_EEVDF && sched.base_slice_ns)
-		ksft_print_msg("EEVDF, base slice %.2f ms: time judged\n",
+		ksft_print_msg("EEVDF, base slice %.2f ms\n",
 			       ms(sched.base_slice_ns));
 	else if (sched.latency_ns)
-		ksft_print_msg("CFS, latency %.2f, min/wakeup gran %.2f/%.2f ms: time judged\n",
+		ksft_print_msg("CFS, latency %.2f, min/wakeup gran %.2f/%.2f ms\n",
 			       ms(sched.latency_ns), ms(sched.min_gran_ns),
 			       ms(sched.wakeup_gran_ns));
 	if (untimed)
