@@ -435,12 +435,14 @@ void ct_bound(const struct ct_sched *sp, const struct ct_cell *c,
 
 	if (c->ev == EV_SIBLING) {
 		__u64 ty, tr;
+		int nr = b->n;
 
 		/*
 		 * The yielder yields to its sibling in its own group, which
 		 * runs while the group's turn lasts at the level above; then
-		 * the rivals' group takes a turn, or two where the group's
-		 * turn ended inside one of its requests.
+		 * each rival there (the rivals' group, or each plain task)
+		 * takes a turn, or two where the group's turn ended inside
+		 * one of its requests.
 		 */
 		tasks++;
 		if (eevdf) {
@@ -460,12 +462,12 @@ void ct_bound(const struct ct_sched *sp, const struct ct_cell *c,
 		b->n = 1;
 		snprintf(b->level, sizeof(b->level),
 			 "its own group, beside the sibling");
-		b->p50 = ty + tr;
-		b->p99 = ty + 2 * tr + q;
+		b->p50 = ty + nr * tr;
+		b->p99 = ty + 2 * nr * tr + q;
 		b->max = b->p99;
 		snprintf(b->terms, sizeof(b->terms),
-			 "the group's turn %.1f ms + the rivals' group's turn %.1f ms, two in p99 and max",
-			 ty / 1e6, tr / 1e6);
+			 "the group's turn %.1f ms + a turn of each of %d rivals above, %.1f ms, two in p99 and max",
+			 ty / 1e6, nr, tr / 1e6);
 		return;
 	}
 
