@@ -23,6 +23,13 @@ import tempfile
 from collections import defaultdict
 
 PLACES = ["cgroup-session", "session"]
+# the hog of the cgroup placement: where each placement puts it
+HOG = {
+    "cgroup-session": "the hog in a session (autogroup) of its own, as a "
+                      "batch job beside a login shell's work",
+    "cgroup-root": "the hog a plain task of the root group, as every task "
+                   "outside a cgroup on a host without systemd",
+}
 LOOP_GOAL = 0.2    # % of the loop iterations, cgroup placement
 RATIO_GOAL = 2.0   # CPU share, cgroup placement over session placement
 
@@ -68,7 +75,7 @@ def boot_stats(places):
             "cpu": statistics.median([pct(r["yielder_cpu_share"]) for r in rows]) if rows else None,
             "us": statistics.median([per_yield_us(r) for r in rows]) if rows else None,
         }
-    a, b = s["cgroup-session"]["cpu"], s["session"]["cpu"]
+    a, b = s[PLACES[0]]["cpu"], s["session"]["cpu"]
     s["ratio"] = a / b if a is not None and b else None
     return s
 
@@ -96,19 +103,24 @@ def main():
             key, _, value = line.rstrip("\n").partition("=")
             info[key] = value
     kernels, boots, loads = load(path)
+    # the cgroup placement of the data: cgroup-session or cgroup-root
+    for b in boots.values():
+        for p in b:
+            if p != "session":
+                PLACES[0] = p
     busy = info.get("busy", "?")
     host = (f"`stress-ng --cpu {busy}` on the host beside the guest"
             if busy not in ("0", "?") else "nothing else started on the host")
-    md = ["### The yielder in a cgroup and in a session, busy host", "",
+    md = ["### The yielder in a cgroup and in a session, busy host" +
+          ("" if PLACES[0] == "cgroup-session" else ", the hog a plain root task"), "",
           f"Command: `{info.get('command', '?')}`; {info.get('date', '?')}; "
           f"{info.get('host', '?')}; {host}; guests of 2 vCPUs under QEMU "
           f"{info.get('accel', '?')}, knob 1. Data: "
           "[placement.csv](placement.csv).", "",
           "The yielder (sched_yield() in a loop) and a nice-0 hog "
-          "(getppid() in a loop) on one CPU. **cgroup-session**: the "
-          "yielder in a cpu cgroup of its own, the hog in a session "
-          "(autogroup) of its own, as a batch job beside a login shell's "
-          "work; **session**: the yielder in a session of its own. The "
+          f"(getppid() in a loop) on one CPU. **{PLACES[0]}**: the "
+          f"yielder in a cpu cgroup of its own, {HOG[PLACES[0]]}; "
+          "**session**: the yielder in a session of its own. The "
           "placements alternate window by window in each boot. Goals: in "
           f"the cgroup placement the yielder's loop share at most "
           f"{LOOP_GOAL}%, and its CPU share at most {RATIO_GOAL:g} times "
@@ -118,7 +130,7 @@ def main():
           "as the guest charges a stall of its vCPU to the task that ran "
           "through it.", "",
           "![the yielder's CPU share per boot](placement.png)", "",
-          "| kernel | boot | host load (start, end) | cgroup-session: loop share | CPU share | CPU us per yield | session: loop share | CPU share | CPU us per yield | CPU share ratio | goals |",
+          f"| kernel | boot | host load (start, end) | {PLACES[0]}: loop share | CPU share | CPU us per yield | session: loop share | CPU share | CPU us per yield | CPU share ratio | goals |",
           "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     summary = []
     for k in kernels:
@@ -126,7 +138,7 @@ def main():
         for (kk, b) in sorted(x for x in boots if x[0] == k):
             s = boot_stats(boots[(kk, b)])
             nboots += 1
-            c, p = s["cgroup-session"], s["session"]
+            c, p = s[PLACES[0]], s["session"]
             ok = (c["loop"] is not None and c["loop"] <= LOOP_GOAL and
                   s["ratio"] is not None and s["ratio"] <= RATIO_GOAL)
             if s["ratio"] is not None:
@@ -144,7 +156,7 @@ def main():
                       " | ".join(cells(c) + cells(p)) +
                       f" | {ratio} | {'met' if ok else '**missed**'} |")
         summary.append((k, nboots, ratios, worst_loop))
-    md += ["", "| kernel | boots | CPU share ratio per boot: median (min-max) | boots within the goal | largest loop share, cgroup-session |",
+    md += ["", f"| kernel | boots | CPU share ratio per boot: median (min-max) | boots within the goal | largest loop share, {PLACES[0]} |",
            "|---|---:|---|---:|---:|"]
     for k, n, ratios, worst in summary:
         within = sum(1 for r in ratios if r <= RATIO_GOAL)
@@ -164,7 +176,7 @@ def plot(kernels, boots, outdir, busy):
         for k in kernels:
             for (kk, b) in sorted(x for x in boots if x[0] == k):
                 s = boot_stats(boots[(kk, b)])
-                a, p = s["cgroup-session"]["cpu"], s["session"]["cpu"]
+                a, p = s[PLACES[0]]["cpu"], s["session"]["cpu"]
                 f.write(f'"{k} #{b}" {a if a is not None else 0:.4f} '
                         f'{p if p is not None else 0:.4f}\n')
                 n += 1
@@ -185,7 +197,7 @@ set xtics rotate by -45 scale 0
 set key top left
 set bmargin 9
 set grid ytics
-plot "{dat}" using 2:xtic(1) title "cgroup-session", "" using 3 title "session"
+plot "{dat}" using 2:xtic(1) title "{PLACES[0]}", "" using 3 title "session"
 """
     try:
         subprocess.run(["gnuplot"], input=gp, text=True, check=True)

@@ -15,7 +15,11 @@
 # share in the two placements.
 # Environment: BOOTS (default 3), ROUNDS (windows per placement and boot,
 # default 3), DURATION (seconds per window, default 8), BUSY (stress-ng
-# CPU workers on the host, default 2; 0: none).
+# CPU workers on the host, default 2; 0: none), PLACEMENT (where the hog
+# is beside the yielder's cgroup: cgroup-session, the default, a session
+# of its own; cgroup-root, a plain task of the root group, as every task
+# outside a cgroup on a host without systemd; its results go to
+# bench-placement-cgroup-root).
 set -euo pipefail
 . "$(dirname "$0")/../../vm/lib.sh"
 
@@ -23,12 +27,18 @@ kernels=("$@")
 ((${#kernels[@]})) || kernels=(6.12-patched 6.1-patched 6.12-livepatch 6.1-livepatch)
 for k in "${kernels[@]}"; do kernel_parse "$k"; done
 boots=${BOOTS:-3} rounds=${ROUNDS:-3} dur=${DURATION:-8} busy=${BUSY:-2}
+place=${PLACEMENT:-cgroup-session}
+case $place in
+cgroup-session | cgroup-root) ;;
+*) die "bench/placement/run.sh: PLACEMENT must be cgroup-session or cgroup-root (got '$place')" ;;
+esac
 for v in boots rounds busy; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "bench/placement/run.sh: ${v^^} must be a number (got '${!v}')"
 done
 ((boots >= 1 && rounds >= 1)) || die "bench/placement/run.sh: BOOTS and ROUNDS must be at least 1"
 [[ $dur =~ ^[1-9][0-9]*$ ]] || die "bench/placement/run.sh: DURATION must be whole seconds, at least 1 (got '$dur')"
 out=$RESULTS/bench-placement
+[[ $place == cgroup-session ]] || out+=-$place
 mkdir -p "$out"
 make -s -C "$SCY_REPO" userspace RESULTS="$RESULTS" >&2
 kdirs=()
@@ -56,7 +66,7 @@ for i in "${!kernels[@]}"; do
 		log "$k, boot $b/$boots: $rounds rounds of $dur-s windows (host load $l0)"
 		bash "$SCY_REPO/vm/run.sh" --kernel "${kdirs[$i]}" --out "$g" --timeout 1500 -- \
 			bash "$SCY_REPO/bench/placement/guest.sh" "$RESULTS/bin" /tmp/results/placement.csv \
-			"$rounds" "$dur" || die "$k, boot $b: the guest failed (see $g/job.log)"
+			"$rounds" "$dur" "$place" || die "$k, boot $b: the guest failed (see $g/job.log)"
 		[[ -s $g/placement.csv ]] || die "$k, boot $b: no placement.csv from the guest (see $g/job.log)"
 		l1=$(load1)
 		# kernel name, boot, the host's load at its start and end, then the rows
@@ -67,7 +77,7 @@ done
 stop_stress
 stress=
 {
-	info_head "BOOTS=$boots ROUNDS=$rounds DURATION=$dur BUSY=$busy make bench-placement KERNELS=\"${kernels[*]}\""
+	info_head "BOOTS=$boots ROUNDS=$rounds DURATION=$dur BUSY=$busy${PLACEMENT:+ PLACEMENT=$place} make bench-placement KERNELS=\"${kernels[*]}\""
 	echo "accel=$(cat "$out/guest-${kernels[0]}-1/accel")"
 	echo "busy=$busy"
 } >"$csv.info"
