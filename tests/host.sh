@@ -119,14 +119,15 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # made absolute by vm/lib.sh and by the Makefile; kernel reports read from
 # a pipe, 2; the checks' machinery, 3, and how a plan of no tests and
 # a skipped kselftest count, the matrix's judge on synthetic windows and
-# the EEVDF bound in a model, machinery_counts; the jobs tables of the results
+# the EEVDF bound in a model, the stalls check in a model, machinery_counts;
+# the jobs tables of the results
 # page and the README, 2; livepatch/extract.py and a stock variable, 1;
 # bench-jobs' refusals to mix runs and the .info of an appended CSV, 3;
 # one per matrix page (bench-matrix's default run, -icount, the full
 # product); the placement report and the shares page
 # that shows it, where there is one; the share tables of the shares and
 # livepatch pages, 2.
-machinery_counts=4
+machinery_counts=5
 matrix_pages=()
 for md in Documentation/results/matrix.md Documentation/results/matrix{-icount,-full}/matrix.md; do
 	[[ -f $md ]] && matrix_pages+=("$md")
@@ -230,6 +231,10 @@ subtest "the matrix's judge, compiled here: limits from the bound and knob 0 sta
 # yield (tests/contract-model.py), every rival list of the matrix.
 model_block() { python3 tests/contract-model.py "$tmp/bin/tests/contract-check"; }
 subtest "the EEVDF bound holds in a tick-level model of the pick with the compat yield" model_block
+# The stalls stage's check that -S keeps a genuine wait, in a model of a
+# guest stopped by the host (tests/stalls-model.py).
+subtest "the stalls stage's check that -S keeps a genuine wait holds in a model of a stopped guest, and fails on -S that takes out whole samples" \
+	python3 tests/stalls-model.py
 while IFS='|' read -r tool want args; do
 	case $tool in
 	bench/*) cmd=(bash "$tool") ;;

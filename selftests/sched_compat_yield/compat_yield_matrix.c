@@ -123,7 +123,8 @@
  *     inflated, it moves V_r past the yielder by more than a turn of each
  *     rival): no knob-1 yield returns before another task ran (the
  *     yielder's involuntary context switches, getrusage(), unchanged
- *     across the yield: "at once");
+ *     across the yield: "at once"); not with -S or -U, where a stall
+ *     charged to a rival leaves the yielder more lag than a turn;
  *   - shares: where a rival of at least the yielder's weight is runnable
  *     all the time at the level where they compete (in the same placement
  *     a rival of nice0 or nice-10 that neither flips nor sleeps; in the
@@ -1622,7 +1623,8 @@ static void print_usage(const char *prog, FILE *f)
 		"  -o CSV      write every window to this file\n"
 		"  -F          the full product of the dimensions (also SCY_MATRIX=full)\n"
 		"  -S          take the guest's stalls out of the samples (vCPUs that\n"
-		"              stall together: QEMU's single-threaded TCG)\n"
+		"              stall together: QEMU's single-threaded TCG); G1 is\n"
+		"              reported, not judged\n"
 		"  -U          guest time can stall here (QEMU without -icount, KVM):\n"
 		"              report the time away, G1 and the CPU shares, judge the\n"
 		"              loop-counter shares only\n"
@@ -1748,6 +1750,7 @@ int main(int argc, char **argv)
 		untimed = untimed_buf;
 	if (opt_untimed)
 		untimed = "guest time can stall here (-U): a stall moves what time measures";
+	sched.stalls = opt_net;
 	if (sched_getaffinity(0, sizeof(set), &set))
 		ksft_exit_fail_msg("sched_getaffinity: %s\n", strerror(errno));
 	cpu_a = opt_cpu >= 0 ? opt_cpu : default_cpu(&set);

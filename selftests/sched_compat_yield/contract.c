@@ -629,6 +629,14 @@ void ct_judge(const struct ct_sched *sp, const struct ct_cell *c,
 	} else if (!timed) {
 		j->st[CT_G1] = CT_SKIP;
 		why = untimed;
+	} else if (sp->stalls) {
+		/*
+		 * A stall is charged to the task that ran through it: the
+		 * others are left more lag than a turn, which a capped move
+		 * does not give up in one yield.
+		 */
+		j->st[CT_G1] = CT_SKIP;
+		why = "guest time stalls here (-S): a stall charged to a rival leaves the yielder more lag than a turn";
 	} else {
 		j->st[CT_G1] = k1->nyields && !k1->at_once ? CT_OK : CT_FAIL;
 		why = NULL;

@@ -148,6 +148,7 @@ struct ct_sched {
 	__u64 latency_ns;		/* CFS */
 	__u64 min_gran_ns;		/* CFS */
 	__u64 wakeup_gran_ns;		/* CFS */
+	bool stalls;			/* guest time stalls (-S): no G1 */
 };
 
 /* What the judge reads of a window */

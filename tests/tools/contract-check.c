@@ -12,7 +12,8 @@
  *   - one knob-1 yield that returned at once fails G1 where G1 is judged,
  *     a loop share over 0.5% fails the shares where they are judged;
  *   - where time is not judged (-U), time, G1 and G4 are SKIPs, never
- *     passes.
+ *     passes; with the guest's stalls taken out (-S), G1 is a SKIP and
+ *     the time line still fails on a knob-1 window 50 ms longer.
  * Prints TAP, one line per property with the number of cells it held in
  * and the first cell where it did not.
  *
@@ -31,7 +32,7 @@
 
 enum prop {
 	P_BOUND, P_STAYS, P_PASS, P_P50, P_P99, P_MAX, P_G1, P_LOOP, P_UNTIMED,
-	NR_PROP
+	P_STALLS, NR_PROP
 };
 
 static const char * const prop_text[NR_PROP] = {
@@ -44,6 +45,7 @@ static const char * const prop_text[NR_PROP] = {
 	"one knob-1 yield returning at once fails G1 wherever G1 is judged",
 	"a knob-1 loop share over 0.5% fails the shares wherever they are judged",
 	"with time not judged (-U), time, G1 and G4 are SKIPs, not passes, and the shares judge the loop share alone",
+	"with the guest's stalls taken out (-S), G1 is a SKIP, not a pass, and the time line still fails on every yield 50 ms longer",
 };
 
 static int held[NR_PROP], failed[NR_PROP];
@@ -72,6 +74,7 @@ static void check_cell(const struct ct_sched *sp, const char *kname,
 {
 	struct ct_judgement j, j2;
 	struct ct_win k0, k1, grown, nosib;
+	struct ct_sched sps;
 	char what[256], name[128];
 	const char *why;
 	int s, nsub = c->ev == EV_SIBLING ? CT_NR_SUB : CT_G4;
@@ -164,6 +167,18 @@ static void check_cell(const struct ct_sched *sp, const char *kname,
 	     j2.st[CT_G4] == CT_SKIP &&
 	     j2.st[CT_SHARES] == (ct_heavy_rival(c, &why) ? CT_OK : CT_SKIP),
 	     what);
+
+	/* -S: G1 reported only; the time judged */
+	sps = *sp;
+	sps.stalls = true;
+	grown = k1;
+	grown.p50 += DELAY;
+	grown.p99 += DELAY;
+	grown.max += DELAY;
+	grown.at_once = 5;
+	ct_judge(&sps, c, &k0, &grown, &nosib, NULL, &j2);
+	note(P_STALLS, j2.st[CT_G1] == CT_SKIP && j2.st[CT_TIME] == CT_FAIL,
+	     what);
 }
 
 /*
@@ -214,10 +229,10 @@ int main(int argc, char **argv)
 		const char *name;
 		struct ct_sched sp;
 	} kernels[] = {
-		{ "6.12, 1 CPU", { CT_EEVDF, 4 * MS, 750000, 0, 0, 0 } },
-		{ "6.12, 2 CPUs", { CT_EEVDF, 4 * MS, 1500000, 0, 0, 0 } },
-		{ "6.1, 1 CPU", { CT_CFS, 4 * MS, 0, 6 * MS, 750000, 1 * MS } },
-		{ "6.1, 2 CPUs", { CT_CFS, 4 * MS, 0, 12 * MS, 1500000, 2 * MS } },
+		{ "6.12, 1 CPU", { CT_EEVDF, 4 * MS, 750000, 0, 0, 0, false } },
+		{ "6.12, 2 CPUs", { CT_EEVDF, 4 * MS, 1500000, 0, 0, 0, false } },
+		{ "6.1, 1 CPU", { CT_CFS, 4 * MS, 0, 6 * MS, 750000, 1 * MS, false } },
+		{ "6.1, 2 CPUs", { CT_CFS, 4 * MS, 0, 12 * MS, 1500000, 2 * MS, false } },
 	};
 	struct ct_cell *cells;
 	int k, full, n, i, p, cells_seen = 0;
