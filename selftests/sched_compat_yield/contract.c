@@ -551,6 +551,9 @@ static double ms(__u64 ns)
 	return ns / 1e6;
 }
 
+static const char stall_g1[] =
+	"guest time stalls (-S): a stall charged to a rival leaves the yielder more lag than a turn";
+
 void ct_judge(const struct ct_sched *sp, const struct ct_cell *c,
 	      const struct ct_win *k0, const struct ct_win *k1,
 	      const struct ct_win *nosib, const char *untimed,
@@ -636,7 +639,7 @@ void ct_judge(const struct ct_sched *sp, const struct ct_cell *c,
 		 * does not give up in one yield.
 		 */
 		j->st[CT_G1] = CT_SKIP;
-		why = "guest time stalls here (-S): a stall charged to a rival leaves the yielder more lag than a turn";
+		why = stall_g1;
 	} else {
 		j->st[CT_G1] = k1->nyields && !k1->at_once ? CT_OK : CT_FAIL;
 		why = NULL;
