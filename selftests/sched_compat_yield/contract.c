@@ -552,7 +552,7 @@ static double ms(__u64 ns)
 }
 
 static const char stall_g1[] =
-	"guest time stalls (-S): a stall charged to a rival leaves the yielder more lag than a turn";
+	"guest time stalls (-S): a stall charged to a rival leaves more lag than a turn";
 
 void ct_judge(const struct ct_sched *sp, const struct ct_cell *c,
 	      const struct ct_win *k0, const struct ct_win *k1,
