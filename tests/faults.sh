@@ -17,8 +17,10 @@
 #   delay:20  one compat yield in 20 (5%) 50 ms longer: the matrix's time
 #             lines (their p99 and max);
 #   nocap     (6.12) the move without its span cap, the rule that kept a
-#             yielder 128 ms beside a 100-ms slice: the long-slice cells;
-#   double    (6.1) the move twice as long: the matrix's time lines;
+#             yielder 128 ms beside a 100-ms slice: the long-slice cell
+#             with a nice-0 rival;
+#   double    (6.1) the move twice as long: the matrix's time lines of the
+#             cells with two nice -10 rivals;
 #   nomove    a compat yield that does not move the yielder: the matrix's
 #             G1 and shares lines, and the share kselftest's knob-1 limits.
 # The harness's faults (a knob that ignores writes, a cgroup tree that
