@@ -58,11 +58,18 @@ def main(tool, table, usage, args):
 
 
 def include(args, base):
-    """the text of the file ARGS[0], relative to BASE"""
+    """the text of the file ARGS[0], relative to BASE; its relative links
+    and images made relative to BASE, so that they point where they did
+    beside the file"""
     if len(args) != 1:
         sys.exit("bench/pageblock.py: one file to include, got " + " ".join(args))
     with open(os.path.join(base, args[0])) as f:
-        return f.read()
+        text = f.read()
+    sub = os.path.dirname(args[0])
+    if not sub:
+        return text
+    return re.sub(r"\]\((?![a-z]+:|#|/)([^)\s]+)\)",
+                  lambda m: "](%s/%s)" % (sub, m.group(1)), text)
 
 
 if __name__ == "__main__":

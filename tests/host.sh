@@ -125,7 +125,8 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # bench-jobs' refusals to mix runs and the .info of an appended CSV, 3;
 # one per matrix page (bench-matrix's default run, -icount, the full
 # product); the placement report and the shares page
-# that shows it, where there is one; the share tables of the shares and
+# that shows it, where there is one, and the cgroup-root placement's
+# report; the share tables of the shares and
 # livepatch pages, 2.
 machinery_counts=5
 matrix_pages=()
@@ -134,6 +135,7 @@ for md in Documentation/results/matrix.md Documentation/results/matrix{-icount,-
 done
 placement_page=0
 [[ ! -f Documentation/results/placement.csv ]] || placement_page=2
+[[ ! -f Documentation/results/placement-cgroup-root/placement.csv ]] || placement_page=$((placement_page + 1))
 planned=0
 for pdir in kernel-patches/v*/; do
 	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
@@ -493,6 +495,17 @@ if [[ -f Documentation/results/placement.csv ]]; then
 	report_current placement
 	check "Documentation/results/shares.md: the busy-host placement table it shows is placement.md beside it" \
 		python3 bench/pageblock.py --check Documentation/results/shares.md
+fi
+# the same with the hog a plain task of the root group (PLACEMENT=cgroup-root)
+if [[ -f Documentation/results/placement-cgroup-root/placement.csv ]]; then
+	d=$tmp/placement-cgroup-root-report
+	mkdir -p "$d"
+	if python3 bench/placement/report.py Documentation/results/placement-cgroup-root/placement.csv "$d" --no-plot; then
+		check "Documentation/results/placement-cgroup-root/placement.md is what bench/placement/report.py makes of placement.csv beside it" \
+			diff -q "$d/placement.md" Documentation/results/placement-cgroup-root/placement.md
+	else
+		not_ok "bench/placement/report.py reads Documentation/results/placement-cgroup-root/placement.csv"
+	fi
 fi
 # the matrix pages: bench-matrix's default run, and the -icount runs and
 # the full product in folders of their own

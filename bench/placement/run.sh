@@ -83,4 +83,6 @@ stress=
 } >"$csv.info"
 python3 "$SCY_REPO/bench/placement/report.py" "$csv" "$out"
 log "results in $out: placement.csv, placement.md, placement.png (the committed page:"
-log "  cp $out/placement.{csv,csv.info,md,png} Documentation/results/)"
+page=Documentation/results/
+[[ $place == cgroup-session ]] || page+=placement-$place/
+log "  cp $out/placement.{csv,csv.info,md,png} $page)"
