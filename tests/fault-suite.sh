@@ -123,7 +123,7 @@ if [[ $mode == rule ]]; then
 fi
 [[ $mode == harness ]] || { echo "usage: fault-suite.sh rule FAULT | harness" >&2; exit 2; }
 
-plan 7
+plan 8
 echo "# fault guest: kernel $(uname -r), knob $(cat $knob 2>/dev/null || echo absent)"
 
 # faulted FAULT CMD...: run CMD in a mount namespace with FAULT applied
