@@ -17,18 +17,18 @@
 # cell fails. The fault's 50 ms are its rivals' running time in guest
 # time, which a stall of the guest is part of (the task that ran through
 # it is charged it): -S takes out of a sample the stalls it spans, so its
-# net is 50 ms less those. The host measures how much of the run QEMU
-# was not on a CPU (its threads' time on a CPU, /proc/PID/task/*/schedstat,
-# against the time that passed): the knob-1 p50 net of the stalls must
-# keep at least that fraction of the 50 ms that QEMU ran. A median: a
-# sample across one of the 60-ms stops loses most of its wait, and
-# tests/stalls-model.py (run by tests/host.sh) shows the check holding
-# beside a busy host's short stalls and failing on -S that takes out
-# whole samples; smaller errors of -S it does not see. Prints TAP. Not a cell with a SCHED_IDLE rival: one that runs
-# through a stall is charged all of it, 341 times over in its vruntime,
-# and moves the rivals' average vruntime by about the stall's length; the
-# 6.12 compat yield gives up at most a turn of each rival of it, but the
-# cell is here to test -S, not the rule.
+# net is 50 ms less those. The host measures the part of the run QEMU was
+# on a CPU (its threads' time on a CPU, /proc/PID/task/*/schedstat,
+# against the time that passed), and the knob-1 p50 net of the stalls
+# must keep that part of the 50 ms. A median: a sample across one of the
+# 60-ms stops loses most of its wait, and tests/stalls-model.py (run by
+# tests/host.sh) shows the check holding beside a busy host's short
+# stalls and failing on -S that takes out whole samples; smaller errors
+# of -S it does not see. Prints TAP. Not a cell with a SCHED_IDLE rival:
+# one that runs through a stall is charged all of it, 341 times over in
+# its vruntime, and moves the rivals' average vruntime by about the
+# stall's length; the 6.12 compat yield gives up at most a turn of each
+# rival of it, but the cell is here to test -S, not the rule.
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
 . "$SCY_REPO/tests/tap.sh"
@@ -50,7 +50,7 @@ oncpu() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { p
 # every period_ms; counts the stops into $out/injected and writes the
 # marker's time and QEMU's time on a CPU meanwhile (ns) into $out/ran.
 inject() {
-	local pid stops=0 t0= c0= t1 c1
+	local pid stops=0 t0='' c0='' t1 c1
 	while [[ ! -s $out/qemu.pid ]]; do
 		sleep 0.1
 	done
@@ -66,13 +66,15 @@ inject() {
 			kill -CONT "$pid" 2>/dev/null || break
 			stops=$((stops + 1))
 			echo "$stops" >"$out/injected"
+			# so far, in case QEMU is gone when the marker is
+			echo "$(($(date +%s%N) - t0)) $(($(oncpu "$pid") - c0))" >"$out/ran"
 			sleep "$(awk -v m="$period_ms" 'BEGIN { printf "%.3f", m / 1000 }')"
 		else
 			if [[ -n $t0 ]]; then
 				t1=$(date +%s%N)
 				c1=$(oncpu "$pid")
-				echo "$((t1 - t0)) $((c1 - c0))" >"$out/ran"
-				t0=
+				((c1 < c0)) || echo "$((t1 - t0)) $((c1 - c0))" >"$out/ran"
+				t0=''
 			fi
 			sleep 0.05
 		fi
@@ -134,7 +136,7 @@ else
 fi
 # -S keeps a genuine wait: with every compat yield kept 50 ms longer by the
 # kernel (scy_fault=delay:1, vm/fault-patches), the stalls are taken out
-# and the 50 ms stay.
+# and the part of the 50 ms that QEMU ran stays.
 run_stalled delay "scy_fault=delay:1" red
 if [[ -z $k1 || -z $ran ]]; then
 	fail_to 9 "no knob-1 window in $out-delay/stalls.csv, or no time of QEMU on a CPU in $out-delay/ran"
