@@ -87,10 +87,16 @@ static inline bool cfs_bandwidth_used(void)
 
 /*
  * LP_TEST_STOCK_WINDOW, a test build: an upgrade takes the switch's value
- * over only once every task runs it (post_patch), so that the tasks that
- * switch to it earlier run the stock yield meanwhile: the window the
- * upgrade check must see.
+ * over only once every task runs it (post_patch), and a second later, so
+ * that the tasks that switch to it earlier run the stock yield meanwhile:
+ * the window the upgrade check must see. The second makes the window as
+ * long whether the transition's last task switches at once or after a
+ * retry.
  */
+#ifdef LP_TEST_STOCK_WINDOW
+#include <linux/delay.h>
+#define LP_TEST_STOCK_WINDOW_MS	1000
+#endif
 
 #ifdef LP_TEST_MISSING_SYMBOL
 /* Test build: a symbol no kernel has, to see the module refused. */
@@ -310,6 +316,9 @@ static void lp_post_patch(struct klp_object *obj)
 		return;
 	with_sysctl = sysctl || lp_prev->sysctl;
 	lp_files_remove(lp_prev);
+#ifdef LP_TEST_STOCK_WINDOW
+	msleep(LP_TEST_STOCK_WINDOW_MS);
+#endif
 	sched_compat_yield_set(lp_prev->get());
 	if (!lp_patch.replace)
 		lp_below = lp_prev;
