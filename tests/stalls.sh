@@ -126,7 +126,8 @@ if rows:
     r = max(rows, key=lambda r: float(r["max_raw_us"]))
     print(r["window"], *(r[k] for k in f))
 ' "$o/stalls.csv" 2>/dev/null || true)
-	k1=$( (($(wc -l <<<"$wins") == 2)) && sed -n 1p <<<"$wins" || true)
+	k1=
+	if (($(wc -l <<<"$wins") == 2)); then k1=$(sed -n 1p <<<"$wins"); fi
 	caught=$(sed -n '$p' <<<"$wins")
 	ran=$(cat "$o/ran" 2>/dev/null || true)
 }
