@@ -14,6 +14,13 @@
  * A write is accepted only if it is exactly "0" or "1", optionally followed
  * by one "\n"; anything else fails with EINVAL and leaves the value alone.
  *
+ * A cgroup's own switch, cpu.compat_yield of the cgroup v2 cpu controller:
+ * absent in the root, "0\n" in a new group, the same writes as the knob
+ * (anything else: EINVAL, value kept, the knob untouched), the group's own
+ * value only (a child of a group at 1 reads 0), writable by root and by
+ * the owner of a delegated subtree in the groups it creates, not by
+ * others; a group at 1 can be removed.
+ *
  * Everything is skipped when the kernel has no /sys/kernel/sched_compat_yield,
  * the sysctl's tests when it has no kernel.sched_compat_yield; the others
  * then check the sysfs file alone.
@@ -556,6 +563,275 @@ TEST_F(invalid, rejected_unchanged)
 	}
 	EXPECT_EQ(variant->start, read_knob(SCY_KNOB_SYSFS));
 	EXPECT_EQ(variant->start, read_knob(second_file()));
+}
+
+/* ------------------------------------------------------------------ */
+/*
+ * cpu.compat_yield: a group "scy-abi-<pid>" with the leaves "a", "a/b" and
+ * "c" below it, the cpu controller enabled on the way.
+ */
+
+#define GROUP_FILE	SCY_GROUP_SWITCH
+
+/* leaves of the setup; "a", the parent of "a/b", is LEAF_A */
+enum { LEAF_AB, LEAF_C, NR_LEAVES, LEAF_A = NR_LEAVES };
+
+/* Path of the file of leaf @leaf (-1: the base, LEAF_A: "a") */
+static const char *group_file(int leaf, char *buf, size_t len)
+{
+	if (leaf == LEAF_A)
+		snprintf(buf, len, "%s/../" GROUP_FILE, scy_cgroup_dir(LEAF_AB));
+	else
+		snprintf(buf, len, "%s/" GROUP_FILE, scy_cgroup_dir(leaf));
+	return buf;
+}
+
+static int read_group(int leaf)
+{
+	char path[512];
+
+	return read_knob(group_file(leaf, path, sizeof(path)));
+}
+
+static int write_group(int leaf, int val)
+{
+	char path[512];
+
+	return write_knob(group_file(leaf, path, sizeof(path)), val);
+}
+
+FIXTURE(group) {
+	int saved;
+	bool skip;
+	char reason[256];
+	char root[256];
+};
+
+FIXTURE_SETUP(group)
+{
+	static const char * const leaves[] = {
+		[LEAF_AB] = "a/b", [LEAF_C] = "c",
+	};
+	char base[64], err[256], path[512];
+	int ret;
+
+	knob_fixture_setup(_metadata, &self->saved, &self->skip, self->reason,
+			   sizeof(self->reason));
+	if (!self->skip && geteuid() != 0) {
+		self->skip = true;
+		snprintf(self->reason, sizeof(self->reason),
+			 "needs root to create cgroups");
+	}
+	if (!self->skip && scy_cgroup2_mount(self->root, sizeof(self->root))) {
+		self->skip = true;
+		snprintf(self->reason, sizeof(self->reason),
+			 "no cgroup2 file system mounted");
+	}
+	if (self->skip)
+		SKIP(return, "%s", self->reason);
+	snprintf(base, sizeof(base), "scy-abi-%d", getpid());
+	ret = scy_cgroup_setup(base, leaves, NR_LEAVES, err, sizeof(err));
+	if (ret == SCY_EUNSUPPORTED) {
+		self->skip = true;
+		snprintf(self->reason, sizeof(self->reason), "%s", err);
+		SKIP(return, "%s", self->reason);
+	}
+	ASSERT_EQ(SCY_OK, ret) TH_LOG("cgroup setup: %s", err);
+	/* the groups the tests create below "c" have the cpu controller */
+	ret = scy_cgroup_write(LEAF_C, "cgroup.subtree_control", "+cpu");
+	ASSERT_EQ(0, ret) TH_LOG("+cpu in %s: %s", scy_cgroup_dir(LEAF_C),
+				 strerror(ret));
+	if (access(group_file(LEAF_A, path, sizeof(path)), F_OK)) {
+		self->skip = true;
+		snprintf(self->reason, sizeof(self->reason),
+			 "kernel has no " GROUP_FILE
+			 " (no CONFIG_FAIR_GROUP_SCHED, or an older series)");
+		SKIP(return, "%s", self->reason);
+	}
+}
+
+FIXTURE_TEARDOWN(group)
+{
+	scy_cgroup_cleanup();
+	knob_fixture_teardown(self->saved);
+}
+
+TEST_F(group, absent_at_root_zero_at_start)
+{
+	char path[512], buf[16];
+	struct stat st;
+	int leaf;
+
+	if (self->skip)
+		SKIP(return, "%s", self->reason);
+	snprintf(path, sizeof(path), "%s/" GROUP_FILE, self->root);
+	EXPECT_NE(0, access(path, F_OK))
+		TH_LOG("%s exists: the root's switch is %s", path, SCY_KNOB_SYSFS);
+	for (leaf = -1; leaf <= LEAF_A; leaf++) {
+		group_file(leaf, path, sizeof(path));
+		ASSERT_EQ(2, read_raw(path, buf, sizeof(buf)));
+		EXPECT_STREQ("0\n", buf);
+		ASSERT_EQ(0, stat(path, &st));
+		EXPECT_EQ(0644U, st.st_mode & 07777)
+			TH_LOG("%s: mode %o", path, st.st_mode & 07777);
+	}
+}
+
+TEST_F(group, write_read_own_value)
+{
+	static const char * const ok[] = { "1", "0", "1\n", "0\n" };
+	char path[512];
+	size_t i;
+	int err, knob = read_knob(SCY_KNOB_SYSFS);
+
+	if (self->skip)
+		SKIP(return, "%s", self->reason);
+	group_file(LEAF_A, path, sizeof(path));
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		EXPECT_EQ((ssize_t)strlen(ok[i]),
+			  write_raw(path, ok[i], strlen(ok[i]), &err))
+			TH_LOG("write(%s, %s): %s", path,
+			       printable(ok[i], strlen(ok[i])), strerror(err));
+		EXPECT_EQ(ok[i][0] - '0', read_group(LEAF_A));
+	}
+	/* the group's own value: a child and a sibling keep theirs */
+	ASSERT_EQ(0, write_group(LEAF_A, 1));
+	EXPECT_EQ(1, read_group(LEAF_A));
+	EXPECT_EQ(0, read_group(LEAF_AB));
+	EXPECT_EQ(0, read_group(LEAF_C));
+	EXPECT_EQ(0, read_group(-1));
+	ASSERT_EQ(0, write_group(LEAF_AB, 1));
+	ASSERT_EQ(0, write_group(LEAF_A, 0));
+	EXPECT_EQ(1, read_group(LEAF_AB));
+	EXPECT_EQ(0, read_group(LEAF_A));
+	/* the machine's switch is another state */
+	EXPECT_EQ(knob, read_knob(SCY_KNOB_SYSFS));
+	ASSERT_EQ(0, write_knob(SCY_KNOB_SYSFS, !knob));
+	EXPECT_EQ(1, read_group(LEAF_AB));
+	EXPECT_EQ(0, read_group(LEAF_A));
+}
+
+TEST_F(group, rejected_unchanged)
+{
+	static const char * const bad[] = {
+		"2", "-1", "yes please", "1x", "01", " 1", "1 ", "1\n\n",
+		"\n", "0x1", "+1", "10", "y", "on", "\0001", "max",
+	};
+	int start, err, knob = read_knob(SCY_KNOB_SYSFS);
+	char path[512];
+	size_t i, len;
+	ssize_t n;
+
+	if (self->skip)
+		SKIP(return, "%s", self->reason);
+	group_file(LEAF_C, path, sizeof(path));
+	for (start = 0; start <= 1; start++) {
+		ASSERT_EQ(0, write_group(LEAF_C, start));
+		for (i = 0; i < ARRAY_SIZE(bad); i++) {
+			len = bad[i][0] ? strlen(bad[i]) : 2;
+			n = write_raw(path, bad[i], len, &err);
+			EXPECT_TRUE(n == -1 && err == EINVAL)
+				TH_LOG("write(%s, %s) from %d: %zd (%s), want EINVAL",
+				       path, printable(bad[i], len), start, n,
+				       n < 0 ? strerror(err) : "accepted");
+			EXPECT_EQ(start, read_group(LEAF_C))
+				TH_LOG("%s changed by %s", path, printable(bad[i], len));
+			EXPECT_EQ(knob, read_knob(SCY_KNOB_SYSFS))
+				TH_LOG("%s changed by %s to %s", SCY_KNOB_SYSFS,
+				       printable(bad[i], len), path);
+		}
+	}
+}
+
+TEST_F(group, rmdir_while_set)
+{
+	char dir[512], path[600];
+
+	if (self->skip)
+		SKIP(return, "%s", self->reason);
+	snprintf(dir, sizeof(dir), "%s/gone", scy_cgroup_dir(LEAF_C));
+	ASSERT_EQ(0, mkdir(dir, 0755));
+	snprintf(path, sizeof(path), "%s/" GROUP_FILE, dir);
+	EXPECT_EQ(0, write_knob(path, 1));
+	EXPECT_EQ(1, read_knob(path));
+	EXPECT_EQ(0, rmdir(dir)) TH_LOG("rmdir %s: %s", dir, strerror(errno));
+	EXPECT_NE(0, access(dir, F_OK));
+}
+
+enum {
+	DG_OK,
+	DG_DROP,
+	DG_OTHERS_WRITE,
+	DG_MKDIR,
+	DG_OWN_WRITE,
+	DG_OWN_READ,
+};
+
+/*
+ * Root's groups refuse an unprivileged writer; a group that the owner of a
+ * delegated subtree creates takes the owner's writes.
+ */
+TEST_F(group, delegated_owner_only)
+{
+	static const char * const what[] = {
+		[DG_DROP] = "dropping privileges failed",
+		[DG_OTHERS_WRITE] = "opened root's group's file for writing",
+		[DG_MKDIR] = "mkdir in the delegated group failed",
+		[DG_OWN_WRITE] = "writing 1 to its own group's file failed",
+		[DG_OWN_READ] = "its own group's file does not read 1",
+	};
+	static const char * const owned[] = {
+		"", "/cgroup.procs", "/cgroup.subtree_control", "/cgroup.threads",
+	};
+	char path[700], child[600];
+	int status, code;
+	size_t i;
+	pid_t pid;
+
+	if (self->skip)
+		SKIP(return, "%s", self->reason);
+	/* delegate leaf "c" to nobody, as systemd and Slurm do */
+	for (i = 0; i < ARRAY_SIZE(owned); i++) {
+		snprintf(path, sizeof(path), "%s%s", scy_cgroup_dir(LEAF_C),
+			 owned[i]);
+		ASSERT_EQ(0, chown(path, NOBODY, NOBODY))
+			TH_LOG("chown %s: %s", path, strerror(errno));
+	}
+	snprintf(child, sizeof(child), "%s/own", scy_cgroup_dir(LEAF_C));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		int fd;
+
+		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+		    setresuid(NOBODY, NOBODY, NOBODY))
+			_exit(DG_DROP);
+		group_file(LEAF_A, path, sizeof(path));
+		fd = open(path, O_WRONLY);
+		if (fd >= 0 || (errno != EACCES && errno != EPERM))
+			_exit(DG_OTHERS_WRITE);
+		group_file(LEAF_C, path, sizeof(path));
+		fd = open(path, O_WRONLY);
+		if (fd >= 0 || (errno != EACCES && errno != EPERM))
+			_exit(DG_OTHERS_WRITE);
+		if (mkdir(child, 0755))
+			_exit(DG_MKDIR);
+		snprintf(path, sizeof(path), "%s/" GROUP_FILE, child);
+		if (write_knob(path, 1))
+			_exit(DG_OWN_WRITE);
+		if (read_knob(path) != 1)
+			_exit(DG_OWN_READ);
+		_exit(DG_OK);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	rmdir(child);
+	ASSERT_TRUE(WIFEXITED(status));
+	code = WEXITSTATUS(status);
+	EXPECT_EQ(DG_OK, code)
+		TH_LOG("uid %d: %s", NOBODY,
+		       code > DG_OK && code <= DG_OWN_READ ? what[code] : "?");
+	EXPECT_EQ(0, read_group(LEAF_A));
+	EXPECT_EQ(0, read_group(LEAF_C));
 }
 
 TEST_HARNESS_MAIN

@@ -20,6 +20,16 @@
  * running.  Knob-0 yield figures and the baseline's loop counts are
  * printed as diagnostics, not counted as tests.
  *
+ * A cgroup's own switch, cpu.compat_yield, with the knob at 0: the yielder's
+ * group at 1, or their parent, is held to the same 1% as knob 1 where the
+ * hog is a sibling of the group at 1 or below it.  A yielder outside every
+ * group at 1 (the hogs' group at 1, or an empty group beside it), and one
+ * whose group at 1 has the hog only above it (the yield does not move
+ * entities holding groups outside it), keeps the counter share of the same
+ * placement's knob-0 run within a quarter of it, where a compat yield
+ * would take it below 1%.  Run as root only, after the knob-0 runs they
+ * are judged against.
+ *
  * Every run prints a "# result key=value ..." line; -o FILE also writes
  * them as CSV.
  */
@@ -43,6 +53,12 @@
 #define BASELINE_SHARE		0.50
 #define BASELINE_TOL		0.03
 #define KNOB1_MAX_COUNTER_SHARE	0.01
+/*
+ * A yielder outside the groups at 1 against its knob-0 share: within this
+ * part of it.  Two runs of one placement in one boot differ by less than
+ * that; a compat yield takes the share below KNOB1_MAX_COUNTER_SHARE.
+ */
+#define OUTSIDE_REL_TOL		0.25
 
 #define NO_KNOB_REASON \
 	"kernel has no " SCY_KNOB_SYSFS \
@@ -53,19 +69,51 @@ struct scenario {
 	enum scy_role role0;
 	int nr_hogs;
 	enum scy_placement placement;
+	/*
+	 * the group at 1, knob 0; judged against scenario @ref at knob 0,
+	 * as a compat yield if @compat, else as the default one
+	 */
+	enum scy_optin optin;
+	int ref;
+	bool compat;
 };
 
+enum { S_CGROUP = 4, S_CGROUP_SESSION = 5 };
+
 static const struct scenario scenarios[] = {
-	{ "baseline",      SCY_ROLE_GETPPID, 1, SCY_PLACE_SAME },
-	{ "yield-1hog",    SCY_ROLE_YIELD,   1, SCY_PLACE_SAME },
-	{ "yield-3hogs",   SCY_ROLE_YIELD,   3, SCY_PLACE_SAME },
-	{ "yield-session", SCY_ROLE_YIELD,   1, SCY_PLACE_SESSION },
-	{ "yield-cgroup",  SCY_ROLE_YIELD,   1, SCY_PLACE_CGROUP },
-	{ "yield-cgroup-session", SCY_ROLE_YIELD, 1, SCY_PLACE_CGROUP_SESSION },
+	{ "baseline", SCY_ROLE_GETPPID, 1, SCY_PLACE_SAME, SCY_OPTIN_NONE, 0,
+	  false },
+	{ "yield-1hog", SCY_ROLE_YIELD, 1, SCY_PLACE_SAME, SCY_OPTIN_NONE, 0,
+	  false },
+	{ "yield-3hogs", SCY_ROLE_YIELD, 3, SCY_PLACE_SAME, SCY_OPTIN_NONE, 0,
+	  false },
+	{ "yield-session", SCY_ROLE_YIELD, 1, SCY_PLACE_SESSION,
+	  SCY_OPTIN_NONE, 0, false },
+	[S_CGROUP] = { "yield-cgroup", SCY_ROLE_YIELD, 1, SCY_PLACE_CGROUP,
+		       SCY_OPTIN_NONE, 0, false },
+	[S_CGROUP_SESSION] = { "yield-cgroup-session", SCY_ROLE_YIELD, 1,
+			       SCY_PLACE_CGROUP_SESSION, SCY_OPTIN_NONE, 0,
+			       false },
+	{ "optin-yielder", SCY_ROLE_YIELD, 1, SCY_PLACE_CGROUP,
+	  SCY_OPTIN_YIELDER, S_CGROUP, true },
+	{ "optin-parent", SCY_ROLE_YIELD, 1, SCY_PLACE_CGROUP,
+	  SCY_OPTIN_PARENT, S_CGROUP, true },
+	/* the hog in another autogroup of the root: beside the parent */
+	{ "optin-parent-hog-beside", SCY_ROLE_YIELD, 1,
+	  SCY_PLACE_CGROUP_SESSION, SCY_OPTIN_PARENT, S_CGROUP_SESSION, true },
+	/* ... and above the yielder's group at 1: the default yield */
+	{ "optin-yielder-hog-above", SCY_ROLE_YIELD, 1,
+	  SCY_PLACE_CGROUP_SESSION, SCY_OPTIN_YIELDER, S_CGROUP_SESSION,
+	  false },
+	{ "outside-optin-others", SCY_ROLE_YIELD, 1, SCY_PLACE_CGROUP,
+	  SCY_OPTIN_OTHERS, S_CGROUP, false },
+	{ "outside-optin-beside", SCY_ROLE_YIELD, 1, SCY_PLACE_CGROUP_SESSION,
+	  SCY_OPTIN_UNRELATED, S_CGROUP_SESSION, false },
 };
 
 #define NR_SCENARIOS	((int)ARRAY_SIZE(scenarios))
-#define NR_YIELD	(NR_SCENARIOS - 1)
+#define NR_OPTIN	6
+#define NR_YIELD	(NR_SCENARIOS - 1 - NR_OPTIN)
 
 /* each yield scenario's run below knob 1: what knob 1 is judged against */
 static struct {
@@ -193,6 +241,50 @@ static void report_yield(const char *tag, int s, int ret, const char *err,
 			 tag, cs, KNOB1_MAX_COUNTER_SHARE, k0, ts);
 }
 
+/*
+ * A scenario with a group at 1 and the knob at 0: one test, judged
+ * against its reference scenario's knob-0 run.
+ */
+static void report_optin(const char *tag, const struct scenario *sc, int ret,
+			 const char *err, const struct scy_result *res)
+{
+	double cs = res->yielder_counter_share, ts = res->yielder_cpu_share;
+	double k0 = knob0[sc->ref].share;
+
+	if (ret == SCY_EUNSUPPORTED) {
+		ksft_test_result_skip("%s: %s\n", tag, err);
+		return;
+	}
+	if (ret) {
+		ksft_test_result_fail("%s: run failed: %s\n", tag, err);
+		return;
+	}
+	if (!knob0[sc->ref].ran || knob0[sc->ref].ret) {
+		ksft_test_result_fail("%s: no knob-0 run of %s to compare with%s%s\n",
+				      tag, scenarios[sc->ref].name,
+				      knob0[sc->ref].ran ? ": " : "",
+				      knob0[sc->ref].err);
+		return;
+	}
+	if (k0 <= KNOB1_MAX_COUNTER_SHARE) {
+		ksft_test_result_skip("%s: yielder counter share %.4f: %s %.4f <= %.2f in %s\n",
+				      tag, cs, "the stock yield already gave",
+				      k0, KNOB1_MAX_COUNTER_SHARE,
+				      scenarios[sc->ref].name);
+		return;
+	}
+	if (sc->compat)
+		ksft_test_result(cs <= KNOB1_MAX_COUNTER_SHARE,
+				 "%s: yielder counter share %.4f <= %.2f, knob 0 gave %.4f in %s (cpu share %.4f)\n",
+				 tag, cs, KNOB1_MAX_COUNTER_SHARE, k0,
+				 scenarios[sc->ref].name, ts);
+	else
+		ksft_test_result(dabs(cs - k0) <= OUTSIDE_REL_TOL * k0,
+				 "%s: yielder counter share %.4f within %.0f%% of knob 0's %.4f in %s (cpu share %.4f)\n",
+				 tag, cs, 100 * OUTSIDE_REL_TOL, k0,
+				 scenarios[sc->ref].name, ts);
+}
+
 int main(int argc, char **argv)
 {
 	int knobs[2], nr_knobs, k, s, opt, cpu = -1, knob_now, e, plan;
@@ -281,7 +373,7 @@ int main(int argc, char **argv)
 	 * knob 0 are what knob 1 is judged against: their figures are
 	 * diagnostics, and a test only when the run itself fails.
 	 */
-	plan = nr_knobs + NR_YIELD;
+	plan = nr_knobs + NR_YIELD + NR_OPTIN;
 	if (can_set)
 		plan++;
 	ksft_set_plan(plan);
@@ -319,12 +411,17 @@ int main(int argc, char **argv)
 			char err[SCY_ERRLEN], tag[64];
 			int ret;
 
+			/* the groups' switch runs with the knob at 0 */
+			if (sc->optin != SCY_OPTIN_NONE && (knob || !can_set))
+				continue;
+
 			scy_config_init(&cfg);
 			cfg.duration_s = duration;
 			cfg.cpu = cpu;
 			cfg.nr_hogs = sc->nr_hogs;
 			cfg.role0 = sc->role0;
 			cfg.placement = sc->placement;
+			cfg.optin = sc->optin;
 
 			snprintf(tag, sizeof(tag), "%s knob=%s", sc->name,
 				 scy_knob_name(knob));
@@ -339,7 +436,9 @@ int main(int argc, char **argv)
 				}
 			}
 
-			if (sc->role0 == SCY_ROLE_GETPPID)
+			if (sc->optin != SCY_OPTIN_NONE)
+				report_optin(tag, sc, ret, err, &res);
+			else if (sc->role0 == SCY_ROLE_GETPPID)
 				report_baseline(tag, ret, err, &res);
 			else if (knob == 1)
 				report_yield(tag, s, ret, err, &res);
@@ -350,7 +449,8 @@ int main(int argc, char **argv)
 
 	if (!have_knob1) {
 		for (s = 0; s < NR_SCENARIOS; s++) {
-			if (scenarios[s].role0 != SCY_ROLE_YIELD)
+			if (scenarios[s].role0 != SCY_ROLE_YIELD ||
+			    scenarios[s].optin != SCY_OPTIN_NONE)
 				continue;
 			snprintf(skipmsg, sizeof(skipmsg), "%s knob=1",
 				 scenarios[s].name);
@@ -365,6 +465,16 @@ int main(int argc, char **argv)
 			ksft_test_result_skip("%s: yielder counter share <= %.2f: %s\n",
 					      skipmsg, KNOB1_MAX_COUNTER_SHARE,
 					      no_knob1);
+		}
+	}
+
+	if (!can_set) {
+		for (s = 0; s < NR_SCENARIOS; s++) {
+			if (scenarios[s].optin == SCY_OPTIN_NONE)
+				continue;
+			ksft_test_result_skip("%s knob=0: %s\n", scenarios[s].name,
+					      knob_now < 0 ? NO_KNOB_REASON :
+					      "not root: cannot set the groups' " SCY_GROUP_SWITCH);
 		}
 	}
 

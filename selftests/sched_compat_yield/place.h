@@ -38,6 +38,8 @@
 #define SCY_AUTOGROUP_SYSCTL	"/proc/sys/kernel/sched_autogroup_enabled"
 #define SCY_KNOB_SYSFS		"/sys/kernel/sched_compat_yield"
 #define SCY_KNOB_SYSCTL		"/proc/sys/kernel/sched_compat_yield"
+/* a cgroup's own switch, in the groups of the cgroup v2 cpu controller */
+#define SCY_GROUP_SWITCH	"cpu.compat_yield"
 
 /* Groups scy_cgroup_setup() can create below its base group: leaves */
 #define SCY_CG_MAX_LEAVES	4

@@ -339,6 +339,43 @@ static void compute_shares(struct scy_result *res)
 
 /* ------------------------------------------------------------------ */
 
+/*
+ * Set cpu.compat_yield of the group @cfg->optin names to 1, the groups of
+ * the placement set up.  SCY_EUNSUPPORTED where the kernel has no such
+ * file.
+ */
+static int set_optin(const struct scy_config *cfg, char *err, size_t errlen)
+{
+	int leaf, e;
+
+	switch (cfg->optin) {
+	case SCY_OPTIN_YIELDER:
+		leaf = 0;
+		break;
+	case SCY_OPTIN_OTHERS:
+		leaf = 1;
+		break;
+	case SCY_OPTIN_PARENT:
+		leaf = -1;
+		break;
+	default:
+		leaf = cfg->placement == SCY_PLACE_CGROUP ? 2 : 1;
+		break;
+	}
+	e = scy_cgroup_write(leaf, SCY_GROUP_SWITCH, "1");
+	if (e == ENOENT) {
+		snprintf(err, errlen, "kernel has no %s in %s", SCY_GROUP_SWITCH,
+			 scy_cgroup_dir(leaf));
+		return SCY_EUNSUPPORTED;
+	}
+	if (e) {
+		snprintf(err, errlen, "writing 1 to %s/%s: %s",
+			 scy_cgroup_dir(leaf), SCY_GROUP_SWITCH, strerror(e));
+		return SCY_EFAIL;
+	}
+	return SCY_OK;
+}
+
 int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 	    char *err, size_t errlen)
 {
@@ -350,6 +387,7 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 	bool pinned = false;
 	int pfd[2] = { -1, -1 };
 	int nr, i, ret;
+	int unrelated = cfg.optin == SCY_OPTIN_UNRELATED;
 	__u64 probe;
 	pid_t self = getpid();
 	char no_err[1];
@@ -366,6 +404,15 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 	if (!(cfg.duration_s > 0) || !isfinite(cfg.duration_s) ||
 	    cfg.duration_s > 1e6) {
 		snprintf(err, errlen, "invalid duration %g s", cfg.duration_s);
+		return SCY_EFAIL;
+	}
+	if (cfg.optin != SCY_OPTIN_NONE &&
+	    (cfg.placement == SCY_PLACE_SAME ||
+	     cfg.placement == SCY_PLACE_SESSION ||
+	     (cfg.optin == SCY_OPTIN_OTHERS &&
+	      cfg.placement != SCY_PLACE_CGROUP))) {
+		snprintf(err, errlen, "placement %s has no group for opt-in %d",
+			 scy_placement_name(cfg.placement), cfg.optin);
 		return SCY_EFAIL;
 	}
 	if (cfg.nr_hogs < 0 || cfg.nr_hogs > SCY_MAX_HOGS) {
@@ -398,27 +445,37 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 		if (ret)
 			return ret;
 	} else if (cfg.placement == SCY_PLACE_CGROUP) {
-		static const char * const leaves[] = { "yielder", "others" };
+		static const char * const leaves[] = {
+			"yielder", "others", "optin",
+		};
 
-		ret = scy_cgroup_setup(NULL, leaves, 2, err, errlen);
+		ret = scy_cgroup_setup(NULL, leaves, 2 + unrelated, err,
+				       errlen);
 		if (ret)
 			return ret;
 	} else if (cfg.placement == SCY_PLACE_CGROUP_ROOT) {
-		static const char * const leaves[] = { "yielder" };
+		static const char * const leaves[] = { "yielder", "optin" };
 
-		ret = scy_cgroup_setup(NULL, leaves, 1, err, errlen);
+		ret = scy_cgroup_setup(NULL, leaves, 1 + unrelated, err,
+				       errlen);
 		if (ret)
 			return ret;
 	} else if (cfg.placement == SCY_PLACE_CGROUP_SESSION) {
-		static const char * const leaves[] = { "yielder" };
+		static const char * const leaves[] = { "yielder", "optin" };
 
 		ret = scy_autogroup_setup(err, errlen);
 		if (!ret)
-			ret = scy_cgroup_setup(NULL, leaves, 1, err, errlen);
+			ret = scy_cgroup_setup(NULL, leaves, 1 + unrelated,
+					       err, errlen);
 		if (ret) {
 			scy_autogroup_cleanup();
 			return ret;
 		}
+	}
+	if (cfg.optin != SCY_OPTIN_NONE) {
+		ret = set_optin(&cfg, err, errlen);
+		if (ret)
+			goto out;
 	}
 
 	ret = SCY_EFAIL;

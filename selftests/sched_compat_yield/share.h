@@ -44,6 +44,19 @@ enum scy_placement {
 	SCY_PLACE_CGROUP_ROOT,
 };
 
+/*
+ * With a cgroup placement, the group whose cpu.compat_yield a run sets to
+ * 1 (the machine's switch untouched): none, the yielder's, the hogs' (with
+ * SCY_PLACE_CGROUP), their parent, or an empty group beside them.
+ */
+enum scy_optin {
+	SCY_OPTIN_NONE,
+	SCY_OPTIN_YIELDER,
+	SCY_OPTIN_OTHERS,
+	SCY_OPTIN_PARENT,
+	SCY_OPTIN_UNRELATED,
+};
+
 enum scy_role {
 	SCY_ROLE_YIELD,		/* sched_yield() */
 	SCY_ROLE_GETPPID,	/* getppid() */
@@ -60,6 +73,7 @@ struct scy_config {
 	int nr_hogs;			/* getppid workers besides worker 0 */
 	enum scy_role role0;		/* what worker 0 does */
 	enum scy_placement placement;
+	enum scy_optin optin;
 	/*
 	 * If set, called in the caller's process right after the window's
 	 * first snapshot (end false) and right after its last (end true):
