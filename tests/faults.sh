@@ -22,7 +22,11 @@
 #   double    (6.1) the move twice as long: the matrix's time lines of the
 #             cells with two nice -10 rivals;
 #   nomove    a compat yield that does not move the yielder: the matrix's
-#             G1 and shares lines, and the share kselftest's knob-1 limits.
+#             G1 and shares lines, and the share kselftest's knob-1 limits;
+#   leak      every task's yield a compat one, up to the root, while a
+#             cgroup is at 1 (cpu.compat_yield): the share kselftest's
+#             tests of a yielder outside the groups at 1 and of one whose
+#             only rival is above its group at 1.
 # The harness's faults (a knob that ignores writes, a cgroup tree that
 # refuses mkdir, a refusal that zeroes the value, a lone yielder that makes
 # no yield) run in a guest of the plain kernel under TCG. The livepatch's
@@ -42,7 +46,7 @@ make -s -C "$SCY_REPO" userspace selftests RESULTS="$RESULTS" >&2
 make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2
 mod=$RESULTS/module-$name
 bash "$SCY_REPO/vm/build-module.sh" "$kdir/kdir" "$mod" "$name" >&2 || die "yield_stats.ko did not build against $name"
-faults=(delay:1 delay:20 nomove)
+faults=(delay:1 delay:20 nomove leak)
 case $kver in
 6.12) faults+=(nocap) ;;
 6.1) faults+=(double) ;;
