@@ -93,13 +93,25 @@
  * Filter: filter_pid, if not 0, restricts the counting of new yields to the
  * tasks whose pid or tgid (in the initial pid namespace) equals it. There
  * is no cgroup filter.
+ *
+ * Per cgroup: the same counts and histogram per cgroup v2 group of the
+ * yielder (debugfs "cgroups", a line per group with its path), so that an
+ * admin sees which jobs yield before switching anything on. A table of
+ * YS_CG_SLOTS groups, open addressing by cgroup id, claimed with cmpxchg
+ * at a group's first yield; its counters are atomic (a job's tasks yield
+ * on many CPUs). The pending slot and the wait entry of a yield carry its
+ * group's slot, so that its outcome and time go to the group it yielded
+ * in. Yields of groups beyond a full table count in a last slot shown as
+ * "(other)". Reset empties the table, with the per-CPU counts.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/cgroup.h>
 #include <linux/compat.h>
 #include <linux/debugfs.h>
+#include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/kobject.h>
 #include <linux/module.h>
@@ -109,6 +121,7 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/threads.h>
@@ -145,10 +158,22 @@ static const char * const ys_counter_names[YS_NR_COUNTERS] = {
 #define YS_NR_BUCKETS	40
 #define YS_WAIT_SLOTS	1024	/* power of two */
 #define YS_WAIT_BUSY	(-1)
+/* groups with their own counts; the last slot takes the others' */
+#define YS_CG_SLOTS	256	/* power of two */
+#define YS_CG_PROBES	16
+#define YS_CG_OTHER	(YS_CG_SLOTS - 1)
+#define YS_CG_NONE	(-1)
 
 struct ys_pending {
 	pid_t pid;		/* 0: empty */
 	u32 gen;
+	int cg;			/* slot of the yielder's group, or YS_CG_NONE */
+};
+
+struct ys_cg {
+	atomic64_t id;		/* cgroup id; 0: free */
+	atomic64_t cnt[YS_NR_COUNTERS];
+	atomic64_t hist[YS_NR_BUCKETS];
 };
 
 struct ys_cpu {
@@ -166,12 +191,14 @@ struct ys_counts {
 struct ys_wait {
 	atomic_t pid;		/* 0: free, YS_WAIT_BUSY: being filled */
 	u32 gen;
+	int cg;
 	u64 time;
 };
 
 static DEFINE_PER_CPU(struct ys_cpu, ys_cpu);
 static DEFINE_PER_CPU(struct ys_counts, ys_base);	/* under ys_lock */
 static struct ys_wait ys_wait[YS_WAIT_SLOTS];
+static struct ys_cg ys_cg[YS_CG_SLOTS];
 static u32 ys_gen;
 static pid_t ys_filter_pid;
 static bool ys_compat_available;
@@ -203,21 +230,61 @@ static u64 ys_bucket_low(unsigned int b)
 	return b ? 1ULL << (b - 1) : 0;
 }
 
+/*
+ * The slot of @p's cgroup v2 group, claimed at its first yield: YS_CG_OTHER
+ * when the table has no room for it, YS_CG_NONE without cgroups.
+ */
+static int ys_cg_slot(struct task_struct *p)
+{
+#ifdef CONFIG_CGROUPS
+	unsigned int i, k;
+	u64 id, cur;
+
+	rcu_read_lock();
+	id = cgroup_id(task_dfl_cgroup(p));
+	rcu_read_unlock();
+	k = hash_64(id, ilog2(YS_CG_SLOTS));
+	for (i = 0; i < YS_CG_PROBES; i++, k = (k + 1) & (YS_CG_SLOTS - 1)) {
+		if (k == YS_CG_OTHER)
+			continue;
+		cur = atomic64_read(&ys_cg[k].id);
+		if (cur == id)
+			return k;
+		if (!cur) {
+			cur = atomic64_cmpxchg(&ys_cg[k].id, 0, id);
+			if (!cur || cur == id)
+				return k;
+		}
+	}
+	return YS_CG_OTHER;
+#else
+	return YS_CG_NONE;
+#endif
+}
+
+static void ys_cg_count(int cg, enum ys_counter counter)
+{
+	if (cg != YS_CG_NONE)
+		atomic64_inc(&ys_cg[cg].cnt[counter]);
+}
+
 /* Count @counter on this CPU if @gen is the current, stable generation. */
-static void ys_count(struct ys_cpu *c, enum ys_counter counter, u32 gen)
+static void ys_count(struct ys_cpu *c, enum ys_counter counter, u32 gen,
+		     int cg)
 {
 	if (!ys_gen_valid(gen, ys_cur_gen()))
 		return;
 	u64_stats_update_begin(&c->syncp);
 	u64_stats_inc(&c->cnt[counter]);
 	u64_stats_update_end(&c->syncp);
+	ys_cg_count(cg, counter);
 }
 
 /* Close this CPU's pending yield as @outcome. */
 static void ys_resolve(struct ys_cpu *c, enum ys_counter outcome)
 {
 	c->pending.pid = 0;
-	ys_count(c, outcome, c->pending.gen);
+	ys_count(c, outcome, c->pending.gen, c->pending.cg);
 }
 
 /* A counted yield of @p, current on this CPU. Preemption is disabled. */
@@ -235,12 +302,17 @@ static void ys_yield(struct task_struct *p, bool compat)
 
 	c->pending.gen = ys_cur_gen();
 	c->pending.pid = p->pid;
+	/* a reset in progress empties the table: no group is claimed */
+	c->pending.cg = c->pending.gen & 1 ? YS_CG_NONE : ys_cg_slot(p);
 
 	u64_stats_update_begin(&c->syncp);
 	u64_stats_inc(&c->cnt[YS_YIELDS]);
 	if (compat)
 		u64_stats_inc(&c->cnt[YS_COMPAT]);
 	u64_stats_update_end(&c->syncp);
+	ys_cg_count(c->pending.cg, YS_YIELDS);
+	if (compat)
+		ys_cg_count(c->pending.cg, YS_COMPAT);
 }
 
 /*
@@ -254,6 +326,7 @@ static bool ys_park(struct ys_cpu *c, u64 now)
 	if (atomic_cmpxchg(&w->pid, 0, YS_WAIT_BUSY) != 0)
 		return false;
 	w->gen = c->pending.gen;
+	w->cg = c->pending.cg;
 	w->time = now;
 	atomic_set_release(&w->pid, c->pending.pid);
 	return true;
@@ -266,12 +339,15 @@ static bool ys_park(struct ys_cpu *c, u64 now)
 static void ys_unpark(struct ys_cpu *c, pid_t pid, u64 now)
 {
 	struct ys_wait *w = &ys_wait[pid & (YS_WAIT_SLOTS - 1)];
+	unsigned int b;
 	u64 time;
 	u32 gen;
+	int cg;
 
 	if (atomic_read_acquire(&w->pid) != pid)
 		return;
 	gen = w->gen;
+	cg = w->cg;
 	time = w->time;
 	atomic_set_release(&w->pid, 0);
 	if (!ys_gen_valid(gen, ys_cur_gen()))
@@ -279,9 +355,12 @@ static void ys_unpark(struct ys_cpu *c, pid_t pid, u64 now)
 	if (!now)
 		now = local_clock();
 
+	b = ys_bucket(now - time);
 	u64_stats_update_begin(&c->syncp);
-	u64_stats_inc(&c->hist[ys_bucket(now - time)]);
+	u64_stats_inc(&c->hist[b]);
 	u64_stats_update_end(&c->syncp);
+	if (cg != YS_CG_NONE)
+		atomic64_inc(&ys_cg[cg].hist[b]);
 }
 
 /* Is the current task's system call @nr sched_yield()? */
@@ -318,7 +397,8 @@ static void ys_probe_sched_switch(void *data, bool preempt,
 		} else {
 			now = local_clock();
 			if (!ys_park(c, now))
-				ys_count(c, YS_LOST, c->pending.gen);
+				ys_count(c, YS_LOST, c->pending.gen,
+					 c->pending.cg);
 			ys_resolve(c, YS_EFFECTIVE);
 		}
 	}
@@ -529,6 +609,8 @@ static void ys_reset(void)
 		for (i = 0; i < YS_NR_BUCKETS; i++)
 			base->hist[i] += now.hist[i];
 	}
+	/* no probe runs with the old generation: the table can go */
+	memset(ys_cg, 0, sizeof(ys_cg));
 	/* Even again: the baseline reads are ordered before it. */
 	smp_store_release(&ys_gen, ys_gen + 1);
 	mutex_unlock(&ys_lock);
@@ -661,6 +743,78 @@ static int ys_histogram_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(ys_histogram);
 
+/* Top of the bucket of @h (@n times) holding the @pct percentile, in ns */
+static u64 ys_quantile(const u64 *h, u64 n, unsigned int pct)
+{
+	u64 seen = 0, want = div_u64(n * pct + 99, 100);
+	unsigned int b;
+
+	for (b = 0; b < YS_NR_BUCKETS; b++) {
+		seen += h[b];
+		if (seen >= want && seen)
+			return b ? 1ULL << b : 0;
+	}
+	return 0;
+}
+
+/*
+ * A line per group that yielded since the last reset: its path (the
+ * cgroup v2 path from the root, "(removed)" for a group gone since, or
+ * "(other)"), the counts, and the time away after an effective yield,
+ * p50 and p99 as the top of the log2 bucket holding them (us, rounded up).
+ */
+static int ys_cgroups_show(struct seq_file *m, void *v)
+{
+	u64 c[YS_NR_COUNTERS], h[YS_NR_BUCKETS], n, id;
+	char *path;
+	int k, i;
+
+	path = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!path)
+		return -ENOMEM;
+	ys_resolve_reader();
+	seq_puts(m, "yields compat effective ineffective lost p50_us p99_us path\n");
+	mutex_lock(&ys_lock);
+	for (k = 0; k < YS_CG_SLOTS; k++) {
+		id = atomic64_read(&ys_cg[k].id);
+		for (i = 0; i < YS_NR_COUNTERS; i++)
+			c[i] = atomic64_read(&ys_cg[k].cnt[i]);
+		if (!c[YS_YIELDS])
+			continue;
+		for (i = 0, n = 0; i < YS_NR_BUCKETS; i++) {
+			h[i] = atomic64_read(&ys_cg[k].hist[i]);
+			n += h[i];
+		}
+		if (k == YS_CG_OTHER) {
+			strscpy(path, "(other)", PATH_MAX);
+		} else {
+			struct cgroup *cgrp = cgroup_get_from_id(id);
+
+			if (IS_ERR(cgrp)) {
+				strscpy(path, "(removed)", PATH_MAX);
+			} else {
+				if (cgroup_path(cgrp, path, PATH_MAX) < 0)
+					strscpy(path, "?", PATH_MAX);
+				cgroup_put(cgrp);
+			}
+		}
+		seq_printf(m, "%llu ", c[YS_YIELDS]);
+		if (ys_compat_available)
+			seq_printf(m, "%llu", c[YS_COMPAT]);
+		else
+			seq_putc(m, '-');
+		seq_printf(m, " %llu %llu %llu %llu %llu %s\n",
+			   c[YS_EFFECTIVE], c[YS_INEFFECTIVE], c[YS_LOST],
+			   DIV_ROUND_UP_ULL(ys_quantile(h, n, 50), NSEC_PER_USEC),
+			   DIV_ROUND_UP_ULL(ys_quantile(h, n, 99), NSEC_PER_USEC),
+			   path);
+	}
+	mutex_unlock(&ys_lock);
+	kfree(path);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ys_cgroups);
+
 static int __init ys_init(void)
 {
 	int cpu, ret;
@@ -680,6 +834,8 @@ static int __init ys_init(void)
 			    &ys_percpu_fops);
 	debugfs_create_file("histogram", 0444, ys_debugfs, NULL,
 			    &ys_histogram_fops);
+	debugfs_create_file("cgroups", 0444, ys_debugfs, NULL,
+			    &ys_cgroups_fops);
 
 	ret = ys_register_all();
 	if (ret)

@@ -32,6 +32,13 @@
  *   tid       the same two threads, filter = the second thread's tid: only
  *             it is counted
  *
+ * Last, per cgroup (debugfs "cgroups"), in two cgroup v2 groups "a" and "b" made
+ * for the test: a child in "a" makes N yields beside a hog of "a", a child
+ * in "b" 2N yields; each group's line must count exactly its yields, all
+ * resolved (effective + ineffective), none lost. With the knob at 0 and
+ * the groups' own switch (cpu.compat_yield) at 1 in "a": compat == N in
+ * "a" and 0 in "b". With no cgroup2 file system: SKIP.
+ *
  * Then, with the counters of the last case still in place, a child that
  * dropped to uid/gid 65534 (no capabilities) must be refused writing reset
  * and filter_pid (EACCES or EPERM) and the counters must not change; and a
@@ -473,6 +480,139 @@ static void run_threads(const char *name, bool by_tid)
 	check_counts(name, &c, by_tid ? calls : 2 * calls, RIVAL_NONE, NULL);
 }
 
+/* The tests run_cgroups() makes */
+#define CG_TESTS	5
+
+struct cg_line {
+	unsigned long long yields, compat, effective, ineffective, lost;
+	bool found, have_compat;
+};
+
+/* The line of the group @path (from the cgroup2 root) in debugfs "cgroups" */
+static void read_cg_line(const char *path, struct cg_line *l)
+{
+	char line[4352], p[4096], cs[32];
+	FILE *f;
+
+	memset(l, 0, sizeof(*l));
+	f = fopen(YS_DEBUGFS "/cgroups", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llu %31s %llu %llu %llu %*u %*u %4095s",
+			   &l->yields, cs, &l->effective, &l->ineffective,
+			   &l->lost, p) != 6 || strcmp(p, path))
+			continue;
+		l->found = true;
+		l->have_compat = strcmp(cs, "-") != 0;
+		l->compat = strtoull(cs, NULL, 10);
+		break;
+	}
+	fclose(f);
+}
+
+/* A child in cgroup leaf @leaf, pinned, that makes @n yields and exits */
+static void yield_in(int leaf, long n)
+{
+	int status, e;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		bail("fork: %s", strerror(errno));
+	if (!pid) {
+		e = scy_cgroup_join(leaf);
+		if (e) {
+			printf("# joining %s: %s\n", scy_cgroup_dir(leaf),
+			       strerror(e));
+			_exit(1);
+		}
+		pin();
+		yield_n(n);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		bail("the yielder of %s failed", scy_cgroup_dir(leaf));
+}
+
+static void run_cgroups(void)
+{
+	static const char * const leaves[] = { "a", "b" };
+	char err[256], root[256], path[2][512], base[64];
+	struct cg_line l[2];
+	bool optin = false;
+	pid_t hog;
+	int i, e;
+
+	snprintf(base, sizeof(base), "ys-test-%d", (int)getpid());
+	if (scy_cgroup2_mount(root, sizeof(root)) ||
+	    scy_cgroup_setup(base, leaves, 2, err, sizeof(err)) != SCY_OK) {
+		if (!root[0])
+			snprintf(err, sizeof(err), "no cgroup2 file system");
+		for (i = 0; i < CG_TESTS; i++)
+			tap_skip("per-cgroup counts", "cgroups", err);
+		return;
+	}
+	for (i = 0; i < 2; i++)
+		snprintf(path[i], sizeof(path[i]), "%s",
+			 scy_cgroup_dir(i) + strlen(root));
+	/* the groups' own switch, where there is one, at knob 0 */
+	if (knob == 0)
+		optin = !scy_cgroup_write(0, SCY_GROUP_SWITCH, "1");
+	/* a hog of "a" beside its yielder */
+	hog = fork();
+	if (hog < 0)
+		bail("fork: %s", strerror(errno));
+	if (!hog) {
+		volatile unsigned long spin = 0;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (scy_cgroup_join(0))
+			_exit(1);
+		pin();
+		for (;;)
+			spin++;
+	}
+	ys_set("filter_pid", 0);
+	ys_set("reset", 1);
+	yield_in(0, calls);
+	yield_in(1, 2 * calls);
+	kill(hog, SIGKILL);
+	waitpid(hog, NULL, 0);
+	for (i = 0; i < 2; i++) {
+		read_cg_line(path[i], &l[i]);
+		diag("cgroup %s: found %d yields=%llu compat=%llu effective=%llu ineffective=%llu lost=%llu",
+		     path[i], l[i].found, l[i].yields, l[i].compat,
+		     l[i].effective, l[i].ineffective, l[i].lost);
+	}
+	tap(l[0].found && l[0].yields == (unsigned long long)calls,
+	    "cgroups: %s counts %llu == %ld yields", path[0], l[0].yields,
+	    calls);
+	tap(l[1].found && l[1].yields == 2ULL * calls,
+	    "cgroups: %s counts %llu == %ld yields", path[1], l[1].yields,
+	    2 * calls);
+	for (i = 0; i < 2; i++)
+		tap(l[i].found && l[i].effective + l[i].ineffective ==
+		    l[i].yields && !l[i].lost,
+		    "cgroups: %s: effective %llu + ineffective %llu == yields, lost %llu == 0",
+		    path[i], l[i].effective, l[i].ineffective, l[i].lost);
+	if (!optin)
+		tap_skip("compat per group", "cgroups", knob == 1 ?
+			 "the knob is 1: it covers every group" :
+			 "no " SCY_GROUP_SWITCH " here");
+	else if (!l[0].have_compat)
+		tap_skip("compat per group", "cgroups",
+			 "no sched_yield_fair_tp: no compat counter");
+	else
+		tap(l[0].compat == (unsigned long long)calls && !l[1].compat,
+		    "cgroups: %s at 1 beside its hog: compat %llu == %ld; %s at 0: compat %llu == 0",
+		    path[0], l[0].compat, calls, path[1], l[1].compat);
+	e = scy_cgroup_write(0, SCY_GROUP_SWITCH, "0");
+	(void)e;
+	scy_cgroup_cleanup();
+}
+
 /*
  * In a child without privileges, write @name; the errno of the refusal
  * (0 if the write went through).
@@ -626,11 +766,14 @@ int main(int argc, char **argv)
 	     scy_kernel_release(), knob < 0 ? "absent" : knob ? "1" : "0",
 	     compat ? "" : "not ", calls, cpu);
 
-	/* the plan first: three cases, two thread cases, five refusals */
+	/*
+	 * the plan first: three cases, two thread cases, the groups' case,
+	 * five refusals
+	 */
 	tap_plan(case_tests(RIVAL_NONE, compat) +
 		 case_tests(RIVAL_HOG, compat) +
 		 case_tests(RIVAL_YIELDER, compat) +
-		 2 * case_tests(RIVAL_NONE, compat) + 5, NULL);
+		 2 * case_tests(RIVAL_NONE, compat) + CG_TESTS + 5, NULL);
 
 	pin();
 	run_case("alone", RIVAL_NONE);
@@ -639,6 +782,7 @@ int main(int argc, char **argv)
 	run_threads("tgid", false);
 	run_threads("tid", true);
 	run_nonroot();
+	run_cgroups();
 
 	return nr_failed ? EXIT_FAILURE : 0;
 }

@@ -26,8 +26,8 @@
  * group at 1 (the hogs' group at 1, or an empty group beside it), and one
  * whose group at 1 has the hog only above it (the yield does not move
  * entities holding groups outside it), keeps the counter share of the same
- * placement's knob-0 run within a quarter of it, where a compat yield
- * would take it below 1%.  Run as root only, after the knob-0 runs they
+ * placement's knob-0 run, at least half of it, where a compat yield would
+ * take it below 1%.  Run as root only, after the knob-0 runs they
  * are judged against.
  *
  * Every run prints a "# result key=value ..." line; -o FILE also writes
@@ -54,11 +54,12 @@
 #define BASELINE_TOL		0.03
 #define KNOB1_MAX_COUNTER_SHARE	0.01
 /*
- * A yielder outside the groups at 1 against its knob-0 share: within this
- * part of it.  Two runs of one placement in one boot differ by less than
- * that; a compat yield takes the share below KNOB1_MAX_COUNTER_SHARE.
+ * A yielder outside the groups at 1 against its knob-0 share: at least
+ * this part of it.  Two runs of one placement in one boot differed by up to
+ * 28% (0.140 and 0.180, 4-s runs beside two other guests); a compat yield
+ * takes the share below KNOB1_MAX_COUNTER_SHARE, a hundredth of it.
  */
-#define OUTSIDE_REL_TOL		0.25
+#define OUTSIDE_MIN_PART	0.5
 
 #define NO_KNOB_REASON \
 	"kernel has no " SCY_KNOB_SYSFS \
@@ -279,9 +280,9 @@ static void report_optin(const char *tag, const struct scenario *sc, int ret,
 				 tag, cs, KNOB1_MAX_COUNTER_SHARE, k0,
 				 scenarios[sc->ref].name, ts);
 	else
-		ksft_test_result(dabs(cs - k0) <= OUTSIDE_REL_TOL * k0,
-				 "%s: yielder counter share %.4f within %.0f%% of knob 0's %.4f in %s (cpu share %.4f)\n",
-				 tag, cs, 100 * OUTSIDE_REL_TOL, k0,
+		ksft_test_result(cs >= OUTSIDE_MIN_PART * k0,
+				 "%s: yielder counter share %.4f >= %.1f x knob 0's %.4f in %s (cpu share %.4f)\n",
+				 tag, cs, OUTSIDE_MIN_PART, k0,
 				 scenarios[sc->ref].name, ts);
 }
 
