@@ -122,8 +122,8 @@ module_block() {
 		# yield-stats-test at each knob value there is
 		knobs=(keep)
 		[[ $has_knob == 1 ]] && knobs=(0 1)
-		# 20 checks with the series' tracepoint, 11 without, and yield-stats-test
-		if [[ $tp == 1 ]]; then plan $((20 + ${#knobs[@]})); else plan $((11 + ${#knobs[@]})); fi
+		# 21 checks with the series' tracepoint, 12 without, and yield-stats-test
+		if [[ $tp == 1 ]]; then plan $((21 + ${#knobs[@]})); else plan $((12 + ${#knobs[@]})); fi
 		get() { cat $S/"$1" 2>/dev/null; }
 		check "yield_stats loads" insmod "$SCY_MODULE"
 		check "/sys/kernel/yield_stats holds exactly the files sysfs-abi/sysfs-kernel-yield_stats documents" \
@@ -219,6 +219,13 @@ module_block() {
 			sed 's/^/  /' "$SCY_RESULTS/yield-stats-test-$k.tap"
 			check "yield-stats-test -k $k passed (exit status $rc)" test $rc = 0
 		done
+		# its last case's groups, per cgroup, as an admin sees them
+		"$SCY_BIN/yield-top" -n 5 >"$SCY_RESULTS/yield-top.txt" 2>&1
+		rc=$?
+		sed 's/^/# /' "$SCY_RESULTS/yield-top.txt"
+		check "yield-top lists the groups of yield-stats-test's last case, most yields first (exit status $rc)" \
+			awk -v rc=$rc 'NR == 1 && /cgroup$/ { h = 1 } NR > 1 { n++; y[n] = $1 }
+				END { exit !(rc == 0 && h && n >= 2 && y[1] >= y[2]) }' "$SCY_RESULTS/yield-top.txt"
 		check "yield_stats unloads" rmmod yield_stats
 		# Load and unload while stress-ng yields on both CPUs; the guest's dmesg
 		# is checked for warnings and oopses by vm/run.sh. stress-ng writes its

@@ -62,6 +62,13 @@ tests/yield-loop|2|-s extra
 bench/cost/guest.sh|2|-r 0
 bench/cost/guest.sh|2|-d 0
 bench/cost/guest.sh|2|extra
+bench/cost/group-guest.sh|2|-r 0
+bench/cost/group-guest.sh|2|extra
+yield-top|2|-n 0
+yield-top|2|-c 3
+yield-top|2|-i 0
+yield-top|2|extra
+yield-top|non-zero|-f /nonexistent
 bench/module/guest.sh|2|
 bench/module/guest.sh|2|-m tests/host.sh -R x
 bench/mpi/guest.sh|2|-n x
