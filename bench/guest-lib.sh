@@ -105,3 +105,22 @@ knob_order() {
 knob_set() {
 	[[ $1 == stock ]] || echo "$1" >"$knob_file"
 }
+
+# yc_run ARGS...: one run of yield-cost ARGS... -f kv; sets yc_kernel,
+# yc_knob, yc_threads, yc_seconds, yc_calls and yc_ns from its "run" line
+yc_run() {
+	local line w words
+	line=$("$yc" "$@" -f kv | grep '^run ') || die "yield-cost $* failed"
+	yc_kernel='' yc_knob='' yc_threads='' yc_seconds='' yc_calls='' yc_ns=''
+	read -ra words <<<"$line"
+	for w in "${words[@]}"; do
+		case $w in
+		kernel=*) yc_kernel=${w#*=} ;;
+		knob=*) yc_knob=${w#*=} ;;
+		threads=*) yc_threads=${w#*=} ;;
+		seconds=*) yc_seconds=${w#*=} ;;
+		calls=*) yc_calls=${w#*=} ;;
+		ns_per_call=*) yc_ns=${w#*=} ;;
+		esac
+	done
+}

@@ -42,21 +42,11 @@ for ((r = 1; r <= reps; r++)); do
 			v=0
 			[[ $g == other ]] && v=1
 			echo $v >"$grp/cpu.compat_yield"
-			args=(-n "$n" -d "$dur" -f kv -k 0)
+			args=(-n "$n" -d "$dur" -k 0)
 			((t)) && args+=(-t)
-			line=$("$yc" "${args[@]}" | grep '^run ') ||
-				die "yield-cost ${args[*]} failed"
-			kernel='' seconds='' calls='' ns=''
-			read -ra words <<<"$line"
-			for w in "${words[@]}"; do
-				case $w in
-				kernel=*) kernel=${w#*=} ;;
-				seconds=*) seconds=${w#*=} ;;
-				calls=*) calls=${w#*=} ;;
-				ns_per_call=*) ns=${w#*=} ;;
-				esac
-			done
-			row="$kernel,$g,$t,$n,$r,$seconds,$calls,$ns"
+			yc_run "${args[@]}"
+			[[ $yc_threads == "$t" ]] || die "yield-cost ran with threads=$yc_threads, not $t"
+			row="$yc_kernel,$g,$t,$n,$r,$yc_seconds,$yc_calls,$yc_ns"
 			echo "$row" | tee -a "$out"
 			rows+=$row$'\n'
 		done

@@ -39,28 +39,15 @@ for ((r = 1; r <= reps; r++)); do
 	for c in "${configs[@]}"; do
 		IFS=: read -r m n t <<<"$c"
 		for k in $(knob_order "$r"); do
-			args=(-m "$m" -n "$n" -d "$dur" -f kv)
+			args=(-m "$m" -n "$n" -d "$dur")
 			((t)) && args+=(-t)
 			[[ $k == stock ]] || args+=(-k "$k")
-			line=$("$yc" "${args[@]}" | grep '^run ') ||
-				die "yield-cost ${args[*]} failed"
-			kernel='' kv='' tv='' seconds='' calls='' ns=''
-			read -ra words <<<"$line"
-			for w in "${words[@]}"; do
-				case $w in
-				kernel=*) kernel=${w#*=} ;;
-				knob=*) kv=${w#*=} ;;
-				threads=*) tv=${w#*=} ;;
-				seconds=*) seconds=${w#*=} ;;
-				calls=*) calls=${w#*=} ;;
-				ns_per_call=*) ns=${w#*=} ;;
-				esac
-			done
+			yc_run "${args[@]}"
 			want=$k
 			[[ $k == stock ]] && want=absent
-			[[ $kv == "$want" ]] || die "yield-cost ran with the knob at '$kv', not $want"
-			[[ $tv == "$t" ]] || die "yield-cost ran with threads=$tv, not $t"
-			row="$kernel,$k,$m,$t,$n,$r,$seconds,$calls,$ns"
+			[[ $yc_knob == "$want" ]] || die "yield-cost ran with the knob at '$yc_knob', not $want"
+			[[ $yc_threads == "$t" ]] || die "yield-cost ran with threads=$yc_threads, not $t"
+			row="$yc_kernel,$k,$m,$t,$n,$r,$yc_seconds,$yc_calls,$yc_ns"
 			echo "$row" | tee -a "$out"
 			rows+=$row$'\n'
 		done
