@@ -10,8 +10,9 @@
 # and yields by default), alternating within each repeat. sched_yield()
 # alone on its CPU, between two threads and between two processes; the
 # tasks stay in the caller's cgroup. Prints one CSV row per run (also
-# written to CSV) and the medians with the difference in ns per call,
-# which under QEMU -icount shift=0 are instructions.
+# written to CSV) and the medians (with min and max) and their
+# difference in ns per call (group-summary.awk), which under QEMU -icount
+# shift=0 are instructions.
 # Run as root in a guest of a patched kernel (make run K=KVER-patched
 # CMD='bash bench/cost/group-guest.sh' with SCY_ICOUNT=0 SCY_CPUS=1).
 set -euo pipefail
@@ -54,20 +55,5 @@ for ((r = 1; r <= reps; r++)); do
 done
 
 echo
-printf '%s' "$rows" | awk -F, '
-	{ k = $3 FS $4; v[k, $2, ++n[k, $2]] = $8; keys[k] = 1 }
-	function med(k, g,   i, j, t, m, a) {
-		m = n[k, g]
-		for (i = 1; i <= m; i++) a[i] = v[k, g, i]
-		for (i = 1; i <= m; i++)
-			for (j = i + 1; j <= m; j++)
-				if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-		return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
-	}
-	END {
-		print "threads,tasks,ns_none,ns_other,diff,pct"
-		for (k in keys) {
-			a = med(k, "none"); b = med(k, "other")
-			printf "%s,%.1f,%.1f,%+.1f,%+.2f%%\n", k, a, b, b - a, 100 * (b - a) / a
-		}
-	}'
+printf '%s' "$rows" | awk -F, -f "$(dirname "$0")/../median.awk" \
+	-f "$(dirname "$0")/group-summary.awk"
