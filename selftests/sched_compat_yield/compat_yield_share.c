@@ -201,6 +201,19 @@ static void record_knob0(const char *tag, int s, int ret, const char *err,
 		       res->yielder_counter_share, res->yielder_cpu_share);
 }
 
+/*
+ * A run that was not supported (SKIP) or failed (FAIL) is its test's
+ * result: true when it reported one.
+ */
+static bool report_unrun(const char *tag, int ret, const char *err)
+{
+	if (ret == SCY_EUNSUPPORTED)
+		ksft_test_result_skip("%s: %s\n", tag, err);
+	else if (ret)
+		ksft_test_result_fail("%s: run failed: %s\n", tag, err);
+	return ret != SCY_OK;
+}
+
 /* A yield scenario at knob 1: one test, judged against its knob-0 run. */
 static void report_yield(const char *tag, int s, int ret, const char *err,
 			 const struct scy_result *res)
@@ -209,14 +222,8 @@ static void report_yield(const char *tag, int s, int ret, const char *err,
 	double k0 = knob0[s].share;
 	char why[128];
 
-	if (ret == SCY_EUNSUPPORTED) {
-		ksft_test_result_skip("%s: %s\n", tag, err);
+	if (report_unrun(tag, ret, err))
 		return;
-	}
-	if (ret) {
-		ksft_test_result_fail("%s: run failed: %s\n", tag, err);
-		return;
-	}
 	if (knob0[s].ran && knob0[s].ret == SCY_EFAIL) {
 		ksft_test_result_fail("%s: its knob-0 run failed: %s\n", tag,
 				      knob0[s].err);
@@ -252,14 +259,8 @@ static void report_optin(const char *tag, const struct scenario *sc, int ret,
 	double cs = res->yielder_counter_share, ts = res->yielder_cpu_share;
 	double k0 = knob0[sc->ref].share;
 
-	if (ret == SCY_EUNSUPPORTED) {
-		ksft_test_result_skip("%s: %s\n", tag, err);
+	if (report_unrun(tag, ret, err))
 		return;
-	}
-	if (ret) {
-		ksft_test_result_fail("%s: run failed: %s\n", tag, err);
-		return;
-	}
 	if (!knob0[sc->ref].ran || knob0[sc->ref].ret) {
 		ksft_test_result_fail("%s: no knob-0 run of %s to compare with%s%s\n",
 				      tag, scenarios[sc->ref].name,
