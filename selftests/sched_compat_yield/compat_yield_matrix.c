@@ -155,9 +155,16 @@
  * marks a stall of the whole guest, from when it was due to when it came;
  * every sample loses the stall time it spans before the window's figures
  * are taken (the TAP line names the knob-1 max as measured and the time
- * taken out).  Not in the migrate cells: both vCPUs are busy there, and a
- * late wake-up of the main process can be the other vCPU's turn on the
- * host thread they share, while the measured one ran.  There a watcher
+ * taken out).  A stall that falls while the yielder runs is charged to it,
+ * and its next yield waits while its rivals catch up: that sample spans no
+ * stall and is left out (the window's line counts them).  -S cannot tell a
+ * stall of the whole guest from a late timer of the main process's vCPU
+ * alone: QEMU's main-loop thread delivers that timer, and where the host
+ * delays that thread while the vCPU thread runs, -S takes genuine wait out
+ * (a host that runs QEMU above its other load, at a lower nice value,
+ * delays it less).  Not in the migrate cells: both vCPUs are busy there,
+ * and a late wake-up of the main process can be the other vCPU's turn on
+ * the host thread they share, while the measured one ran.  There a watcher
  * per CPU (a thread of the main process pinned to it, SCHED_FIFO and
  * waking every 5 ms alike) sees that CPU's own stalls (the host did not
  * run that vCPU, or the other vCPU had its turn, as under -icount), and
@@ -172,7 +179,8 @@
  * cpu.idle (idle-flip), a single CPU (migrate).  A setup step that fails
  * as root where the feature exists is a failure.  The knob, the autogroup
  * setting and the groups are restored at exit, also on SIGINT, SIGTERM,
- * SIGHUP.  -o FILE writes every window as CSV.
+ * SIGHUP.  -o FILE writes every window as CSV; -M FILE exists while a
+ * knob-1 window measures, for a host that measures alongside.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -316,6 +324,7 @@ struct win {
 	__u64 once_at;			/* the first of them, from the start */
 	__u64 max_raw;			/* longest sample as measured */
 	__u64 stalled;			/* stall time taken out of samples */
+	__u64 repaid;			/* samples left out: see net_of_stalls() */
 	__u64 n;			/* samples kept */
 	bool cut, full;
 	double wall_s;
@@ -334,6 +343,8 @@ struct win {
 static double opt_duration = DURATION_DEFAULT;
 static bool opt_net;
 static bool opt_untimed;
+/* -M: a file that exists while a knob-1 window measures */
+static const char *opt_mark;
 static int opt_cpu = -1;
 static FILE *csv;
 static __u64 tick_ns;
@@ -948,46 +959,94 @@ static int watchers_start(__u64 go, __u64 start, __u64 end)
 }
 
 /*
+ * The stall time of @sl in [@from, @to]; *@j is the first stall that
+ * may reach @from, kept for the next call (calls go forward in time).
+ */
+static __u64 stalls_in(const struct stalls *sl, int *j, __u64 from, __u64 to)
+{
+	__u64 sum = 0;
+	int k;
+
+	while (*j < sl->n && sl->to[*j] <= from)
+		(*j)++;
+	for (k = *j; k < sl->n && sl->from[k] < to; k++)
+		sum += (sl->to[k] < to ? sl->to[k] : to) -
+		       (sl->from[k] > from ? sl->from[k] : from);
+	return sum;
+}
+
+/*
  * Takes the stalls out of the samples of @sh, each sample those of the
  * CPU it ran on: @l[0] for cpu_a, @l[1] for cpu_b (-S: the guest's, both
  * alike; migrate: each CPU's own).  A sample that spans a stall
  * grew by it: the clock went on while the host did not run the vCPU.  A
  * stall is seen as a wake-up late by more than STALL_MIN_NS; [due, woken]
  * is part of the stall (it may have begun earlier), so a sample loses at
- * most the stall time it spans.  Samples and the stalls of a list are
- * each in time order and disjoint.  Sets the longest net sample in @w
- * (all kept: the raw one otherwise); returns the time taken out.
+ * most the stall time it spans.  A stall between two samples, while the
+ * yielder ran, is charged to the yielder: its next sample is the wait
+ * that pays it back, while its rivals catch up, and spans no stall to
+ * take out.  That sample is left out (counted in w->repaid).  Samples
+ * and the stalls of a list are each in time order and disjoint.  Sets
+ * the longest net sample in @w (all kept: the raw one otherwise);
+ * returns the time taken out.
  */
 static __u64 net_of_stalls(struct win_shared *sh, struct win *w,
 			   const struct stalls *const l[2])
 {
-	const __u64 *at = sh->sample + MAX_SAMPLES;
-	__u64 i, out = 0, mx = 0, mx_at = 0;
-	int j[2] = { 0, 0 }, k;
+	__u64 *at = sh->sample + MAX_SAMPLES;
+	__u64 i, kept = 0, out = 0, mx = 0, mx_at = 0;
+	__u64 prev_end = sh->start_ns;
+	int j[2] = { 0, 0 };
 
+	w->repaid = 0;
 	for (i = 0; i < sh->n; i++) {
 		int c = !!(at[i] & SAMPLE_ON_B);
-		const struct stalls *sl = l[c];
 		__u64 a = sh->start_ns + (at[i] & ~SAMPLE_ON_B);
-		__u64 e = a + sh->sample[i], cut = 0;
+		__u64 e = a + sh->sample[i], gap = 0, cut;
 
-		while (j[c] < sl->n && sl->to[j[c]] <= a)
-			j[c]++;
-		for (k = j[c]; k < sl->n && sl->from[k] < e; k++)
-			cut += (sl->to[k] < e ? sl->to[k] : e) -
-			       (sl->from[k] > a ? sl->from[k] : a);
-		sh->sample[i] -= cut;
-		out += cut;
-		if (sh->sample[i] > mx) {
-			mx = sh->sample[i];
-			mx_at = at[i] & ~SAMPLE_ON_B;
+		if (a > prev_end)
+			gap = stalls_in(l[c], &j[c], prev_end, a);
+		prev_end = e;
+		if (gap > STALL_MIN_NS) {
+			w->repaid++;
+			continue;
 		}
+		cut = stalls_in(l[c], &j[c], a, e);
+		sh->sample[kept] = sh->sample[i] - cut;
+		at[kept] = at[i];
+		out += cut;
+		if (sh->sample[kept] > mx) {
+			mx = sh->sample[kept];
+			mx_at = at[kept] & ~SAMPLE_ON_B;
+		}
+		kept++;
 	}
+	sh->n = kept;
 	if (!sh->full) {
 		w->max = mx;
 		w->max_at = mx_at;
 	}
 	return out;
+}
+
+/*
+ * -M FILE: FILE exists while a knob-1 window measures, from its start to
+ * its end, so that a host can measure what it did meanwhile (the stalls
+ * stage: the part of the window QEMU ran).
+ */
+static void mark_window(bool on)
+{
+	int fd;
+
+	if (!opt_mark)
+		return;
+	if (!on) {
+		unlink(opt_mark);
+		return;
+	}
+	fd = open(opt_mark, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		close(fd);
 }
 
 /*
@@ -1231,7 +1290,10 @@ static int run_window(const struct ct_cell *c, struct win *w)
 		if (snapped)
 			break;
 		snapped = true;
+		if (w->knob)
+			mark_window(true);
 	}
+	mark_window(false);
 	w->wall_s = (double)(scy_now_ns() - sh->start_ns) / NSEC_PER_SEC;
 
 	WRITE_ONCE(sh->stop, 1);
@@ -1327,6 +1389,7 @@ static int run_window(const struct ct_cell *c, struct win *w)
 	}
 	w->status = SCY_OK;
 out:
+	mark_window(false);
 	watchers_stop();
 	kill_workers();
 	WRITE_ONCE(cur_sh, NULL);
@@ -1380,6 +1443,10 @@ static void print_window(const struct ct_cell *c, const struct win *w)
 		off += snprintf(line + off, sizeof(line) - off,
 				" net of %.1fms of guest stalls (max as measured %.2fms);",
 				ms(w->stalled), ms(w->max_raw));
+	if (w->repaid)
+		off += snprintf(line + off, sizeof(line) - off,
+				" %llu samples after a stall charged to the yielder left out;",
+				(unsigned long long)w->repaid);
 	off += snprintf(line + off, sizeof(line) - off,
 			" loops %.3f%%; cpu %s (busy %.0f%%);",
 			100 * w->loop_share, shares, 100 * w->busy);
@@ -1617,10 +1684,12 @@ static int parse_index(const char *s, int *v)
 static void print_usage(const char *prog, FILE *f)
 {
 	fprintf(f,
-		"usage: %s [-d SECONDS] [-C CPU] [-o CSV] [-F] [-S] [-U] [-n INDEX | -c REGEX] [-l]\n"
+		"usage: %s [-d SECONDS] [-C CPU] [-o CSV] [-M FILE] [-F] [-S] [-U] [-n INDEX | -c REGEX] [-l]\n"
 		"  -d SECONDS  length of each window (default %.1f, %.1f..%.0f)\n"
 		"  -C CPU      the measured CPU (default: the highest allowed)\n"
 		"  -o CSV      write every window to this file\n"
+		"  -M FILE     create FILE while a knob-1 window measures (removed\n"
+		"              at its end), for a host that measures alongside\n"
 		"  -F          the full product of the dimensions (also SCY_MATRIX=full)\n"
 		"  -S          take the guest's stalls out of the samples (vCPUs that\n"
 		"              stall together: QEMU's single-threaded TCG); G1 is\n"
@@ -1649,7 +1718,7 @@ int main(int argc, char **argv)
 	env = getenv("SCY_MATRIX");
 	if (env && !strcmp(env, "full"))
 		full = true;
-	while ((opt = getopt(argc, argv, "d:C:o:FSUn:c:lh")) != -1) {
+	while ((opt = getopt(argc, argv, "d:C:o:M:FSUn:c:lh")) != -1) {
 		switch (opt) {
 		case 'd':
 			if (scy_parse_seconds(optarg, DURATION_MIN, DURATION_MAX,
@@ -1667,6 +1736,9 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			csv_path = optarg;
+			break;
+		case 'M':
+			opt_mark = optarg;
 			break;
 		case 'F':
 			full = true;
