@@ -24,6 +24,11 @@ kdir= out= tmo=600 append= mode=job cpus=${SCY_CPUS:-2} mem=${SCY_MEM:-2048}
 # single, which has no such race.
 tcg_thread=${SCY_TCG_THREAD:-multi}
 [[ $tcg_thread == multi || $tcg_thread == single ]] || die "SCY_TCG_THREAD must be multi or single"
+# SCY_QEMU_NICE=N: QEMU runs at nice N (-20..19; below 0 needs root), so
+# that the host's other load delays its threads less (tests/stalls.sh).
+qnice=${SCY_QEMU_NICE:-}
+[[ -z $qnice || $qnice =~ ^-?[0-9]+$ && $qnice -ge -20 && $qnice -le 19 ]] ||
+	die "SCY_QEMU_NICE must be a nice value of -20..19 (got '$qnice')"
 # SCY_ICOUNT=SHIFT: TCG with -icount shift=SHIFT,sleep=off. The guest's clock
 # then advances 2^SHIFT ns per executed instruction, so a loop's cost in guest
 # time is its instruction count: deterministic, free of the host's load, but
@@ -75,7 +80,10 @@ qemu_cmd() { # qemu_cmd ACCEL MODE OUTDIR
 	# Debian's binary kernels (vm/debian-kernel.sh) boot with an initramfs
 	# that loads their virtio and 9p modules.
 	[[ -f $kdir/initrd ]] && extra+=" -initrd $kdir/initrd"
-	echo qemu-system-x86_64 -accel "$accel" $extra -cpu "$cpu" -smp "$cpus" -m "$mem" \
+	# debug-threads: QEMU's threads carry names ("ALL CPUs/TCG", "CPU 0/TCG"),
+	# so that the host can tell the guest's vCPU time from QEMU's own
+	# (tests/stalls.sh)
+	echo qemu-system-x86_64 -name scy,debug-threads=on -accel "$accel" $extra -cpu "$cpu" -smp "$cpus" -m "$mem" \
 		-pidfile "$o/qemu.pid" -nodefaults -no-reboot -display none -vga none \
 		-kernel "$kdir/bzImage" \
 		-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap" \
@@ -136,7 +144,7 @@ fi
 } >"$out/job.sh"
 start=$(date +%s)
 set +e
-eval "timeout -k 5 $tmo $(qemu_cmd "$accel" job "$out") -serial file:$out/console.log" \
+eval "timeout -k 5 $tmo ${qnice:+nice -n $qnice} $(qemu_cmd "$accel" job "$out") -serial file:$out/console.log" \
 	>"$out/qemu.log" 2>&1
 qrc=$?
 set -e
