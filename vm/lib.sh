@@ -41,6 +41,7 @@ SCY_PACKAGES=(
 	slurmctld:slurmctld
 	slurmd:slurmd
 	slurm-client:srun
+	libslurm-dev:/usr/include/slurm/spank.h
 	munge:munged
 	libopenmpi-dev:mpicc
 	mpich:mpirun.mpich
