@@ -28,7 +28,7 @@ has() { grep -qx "$1" <<<"$config"; }
 knob=/sys/kernel/sched_compat_yield
 event=/sys/kernel/tracing/events/sched/sched_yield_fair
 # the blocks and the three kselftest runs
-plan 10
+plan 11
 
 guest_block() {
 	plan 11
@@ -314,6 +314,17 @@ jobs_block() {
 	. "$(dirname "${BASH_SOURCE[0]}")/guest-jobs.sh"
 }
 
+# The Slurm plugin, srun/sbatch --compat-yield (tests/guest-spank.sh), on
+# the patched kernels: the livepatch does not add cpu.compat_yield.
+spank_block() {
+	if [[ $has_knob != 1 || $SCY_FLAVOR != patched ]]; then
+		plan 1
+		skip "the Slurm plugin: --compat-yield sets the job's cpu.compat_yield" "a kernel without cpu.compat_yield"
+		return
+	fi
+	. "$(dirname "${BASH_SOURCE[0]}")/guest-spank.sh"
+}
+
 # The livepatch (livepatch/) in the guests of Debian's kernels with it.
 livepatch_block() {
 	if [[ $SCY_FLAVOR == livepatch ]]; then
@@ -329,6 +340,7 @@ subtest "the knob: sysfs, sysctl, admin guide, fuzzing, concurrent writers, SCHE
 subtest "yield_stats: counts, trace event, reset, load/unload under stress" module_block
 subtest "bench/pingpong/guest.sh at its smallest" pingpong_block
 subtest "two co-scheduled OpenMP jobs in Slurm-shaped cgroups, knob 0 and 1" jobs_block
+subtest "the Slurm plugin: srun and sbatch --compat-yield, a site default" spank_block
 subtest "Documentation/tracing.md's trace-cmd recipe" tracing_block
 subtest "the livepatch: taint, refusals, cycles under stress, stock yield after unloading" livepatch_block
 # kselftests

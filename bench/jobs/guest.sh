@@ -38,7 +38,8 @@
 # autogroup, of its own (kernel.sched_autogroup_enabled=1 for the run), as
 # on a login node; slurm: each job a real Slurm job (srun; Debian's
 # slurmctld, slurmd and munge started here by bench/jobs/slurm.sh, the
-# partition oversubscribed), in the tree slurmd's cgroup v2 plugin makes;
+# partition oversubscribed), in the tree slurmd's cgroup v2 plugin makes,
+# with the cpu controller on in its scope (each job_N a task group);
 # same: both in one group; harvest-idle, harvest-cgidle:
 # job A in its job's cgroup beside extra work that takes what the job
 # leaves (seed 002's cycle harvesting): a cpu-work task on each CPU,

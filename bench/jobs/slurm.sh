@@ -8,7 +8,9 @@
 # oversubscribes (OverSubscribe=FORCE:2): two jobs of two CPUs each share
 # the machine's two CPUs, as on a cluster whose admin lets jobs share
 # nodes. IgnoreSystemd=yes: there is no systemd here to create the scope,
-# slurmd makes it itself.
+# slurmd makes it itself. With slurm_spank set to the path of
+# compat_yield.so (userspace/spank_compat_yield.c), plugstack.conf loads it
+# with default=$slurm_spank_default (0 if unset): srun --compat-yield.
 #   slurm_up      start munged, slurmctld and slurmd; wait until the node
 #                 takes jobs (or die with their logs)
 #   slurm_down    stop them
@@ -64,9 +66,11 @@ slurm_up() {
 		AccountingStorageType=accounting_storage/none
 		MpiDefault=none
 		ReturnToService=2
+		PlugStackConfig=$slurm_dir/plugstack.conf
 		NodeName=$host CPUs=2 Sockets=1 CoresPerSocket=2 ThreadsPerCore=1 State=UNKNOWN
 		PartitionName=batch Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:2
 	EOF
+	slurm_plugstack "${slurm_spank_default:-0}"
 	cat >"$slurm_dir/cgroup.conf" <<-EOF
 		CgroupPlugin=cgroup/v2
 		IgnoreSystemd=yes
@@ -87,12 +91,36 @@ slurm_up() {
 	slurmctld || die "slurmctld did not start: $(tail -n 5 "$slurm_dir/slurmctld.log" 2>/dev/null)"
 	slurmd || die "slurmd did not start: $(tail -n 5 "$slurm_dir/slurmd.log" 2>/dev/null)"
 	# the node registers with the controller: wait for it to be idle
-	local until=$((SECONDS + 60))
+	local until=$((SECONDS + 60)) up=0 scope
 	while ((SECONDS < until)); do
-		[[ $(timeout 10 sinfo -h -o %t 2>/dev/null) == idle ]] && return 0
+		if [[ $(timeout 10 sinfo -h -o %t 2>/dev/null) == idle ]]; then
+			up=1
+			break
+		fi
 		sleep 0.5
 	done
-	die "the Slurm node did not come up: $(sinfo 2>&1 | tail -n 2); $(tail -n 5 "$slurm_dir/slurmd.log" 2>/dev/null)"
+	((up)) || die "the Slurm node did not come up: $(sinfo 2>&1 | tail -n 2); $(tail -n 5 "$slurm_dir/slurmd.log" 2>/dev/null)"
+	# Slurm 22.05's cgroup/v2 plugin enables in its scope only the
+	# controllers its plugins use (cpuset here; cpu comes with
+	# jobacct_gather/cgroup, which needs memory too): without cpu there,
+	# every job's tasks share the scope's task group. Enabled here, as a
+	# site does, each job_N is a task group of its own, with cpu.* files.
+	for scope in /sys/fs/cgroup/system.slice/*slurmstepd.scope; do
+		[[ -d $scope ]] || die "slurmd made no slurmstepd.scope in system.slice"
+		echo +cpu >"$scope/cgroup.subtree_control" ||
+			die "cannot enable the cpu controller in $scope"
+	done
+}
+
+# slurm_plugstack DEFAULT: plugstack.conf, with compat_yield.so at
+# default=DEFAULT where slurm_spank names it (empty otherwise). srun and
+# slurmstepd read it at each job: a new default needs no restart.
+slurm_plugstack() {
+	if [[ -n ${slurm_spank:-} ]]; then
+		echo "required $slurm_spank default=$1"
+	else
+		: # no plugin
+	fi >"$slurm_dir/plugstack.conf"
 }
 
 slurm_down() {

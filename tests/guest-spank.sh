@@ -1,0 +1,138 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sourced by tests/guest-suite.sh in the patched guests: the Slurm SPANK
+# plugin (userspace/spank_compat_yield.c) end to end, with Debian's
+# slurmctld, slurmd and munge started in the guest (bench/jobs/slurm.sh,
+# the cpu controller on in the jobs' trees) and the machine's switch at 0.
+# A job run with --compat-yield has 1 in cpu.compat_yield of its job_N
+# cgroup, as its own task reads it, and a job without the option has 0
+# (site default 0); so does a batch job (sbatch --compat-yield) in its
+# batch step. A bad value of the option is refused with a message. Their
+# yields behave accordingly: a yield loop alone in its job, on the CPU of
+# a getppid() loop of another job (yield-share, 2 s; two jobs side by side
+# in slurmstepd.scope, of equal weight) gets at least a quarter of that
+# CPU, half its job's fair share, where its job did not opt in (the
+# default yield of a task alone in its group gives nothing away), and at
+# most a tenth of that where it did: it yields to the other job, a turn
+# of the other loop per yield. What a yield costs in guest time grows
+# with the host's load under plain TCG while a turn does not, so the
+# bound is the job without the option, measured beside it; 1.5% of it
+# on an idle host (0.77% of the CPU). Then the site default: plugstack.conf at
+# default=1 gives a job 1 without the option and 0 with --compat-yield=0,
+# and default=2 is refused with a message, and default=0 again gives 0.
+# The switch is back at its
+# value and Slurm is stopped at the end.
+# Uses plan/check/skip of tests/tap.sh and $SCY_BIN.
+[[ $(type -t plan) == function ]] || . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
+spank_so=$SCY_BIN/compat_yield.so
+spank_missing=
+[[ -f $spank_so ]] || spank_missing="userspace/compat_yield.so was not built (libslurm-dev)"
+for c in srun sbatch slurmctld slurmd munged; do
+	command -v $c >/dev/null || spank_missing+="${spank_missing:+; }$c not found"
+done
+if [[ -n $spank_missing ]]; then
+	plan 1
+	not_ok "the Slurm plugin: $spank_missing"
+	return 0 2>/dev/null || exit 0
+fi
+plan 13
+. "$(dirname "${BASH_SOURCE[0]}")/../bench/jobs/slurm.sh"
+slurm_spank=$spank_so
+slurm_spank_default=0
+spank_knob=/sys/kernel/sched_compat_yield
+spank_knob_was=$(cat $spank_knob)
+echo 0 >$spank_knob
+# slurm_up in a subshell: its die() ends that, not the suite
+spank_up=$( (die() { echo "$*"; exit 1; }; slurm_up) 2>&1)
+spank_rc=$?
+check "slurmctld and slurmd started, compat_yield.so in plugstack.conf (default=0)${spank_up:+: $spank_up}" \
+	test "$spank_rc" = 0
+# what a job's task reads from cpu.compat_yield of its job_N cgroup
+spank_read='cg=$(sed -n "s|^0::\(.*/job_[0-9][0-9]*\)/.*|\1|p" /proc/self/cgroup)
+cat "/sys/fs/cgroup$cg/cpu.compat_yield"'
+# spank_value NAME [OPTION...]: that value, in the job NAME (srun)
+spank_value() {
+	local name=$1
+	shift
+	timeout 120 bash -c '. "$1"; shift; slurm_run "$@"' - \
+		"$(dirname "${BASH_SOURCE[0]}")/../bench/jobs/slurm.sh" "$name" "$@" bash -c "$spank_read" 2>&1
+}
+# spank_cpu NAME [OPTION...]: the part of the last CPU a yield loop alone
+# in the job NAME gets in 2 s while a getppid() loop of another job runs
+# there; "x (why)" when it cannot tell
+spank_cpu() {
+	local name=$1 marker=$slurm_dir/hog-$1 hpid out t overlap
+	shift
+	rm -f "$marker"
+	timeout 120 bash -c '. "$1"; shift; slurm_run "$@"' - \
+		"$(dirname "${BASH_SOURCE[0]}")/../bench/jobs/slurm.sh" "hog-$name" \
+		bash -c 'touch "$1"; exec "$2/yield-share" -m getppid -n 0 -d 10 -f kv' - \
+		"$marker" "$SCY_BIN" >/dev/null 2>&1 &
+	hpid=$!
+	# the other job runs from when its task makes the marker
+	t=$((SECONDS + 60))
+	while [[ ! -e $marker ]] && ((SECONDS < t)) && kill -0 "$hpid" 2>/dev/null; do
+		sleep 0.1
+	done
+	out=$(timeout 120 bash -c '. "$1"; shift; slurm_run "$@"' - \
+		"$(dirname "${BASH_SOURCE[0]}")/../bench/jobs/slurm.sh" "$name" "$@" \
+		"$SCY_BIN/yield-share" -n 0 -d 2 -f kv 2>&1)
+	overlap=0
+	if [[ -e $marker ]] && kill -0 "$hpid" 2>/dev/null; then overlap=1; fi
+	wait "$hpid"
+	if ((!overlap)); then
+		echo "x (the getppid() job did not run all through the yield loop's)"
+		return
+	fi
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+		END { if (v["wall_s"] > 0 && v["yielder_cpu_ns"] != "")
+			printf "%.4f\n", v["yielder_cpu_ns"] / (v["wall_s"] * 1e9) }' <<<"$out" | grep . ||
+		echo "x ($out)"
+}
+if [[ $spank_rc != 0 ]]; then
+	fail_to 13 "Slurm did not start"
+else
+	v=$(spank_value cy-on --compat-yield)
+	check "srun --compat-yield: the job's cgroup reads 1 in cpu.compat_yield ($v)" test "$v" = 1
+	v=$(spank_value cy-off)
+	check "srun without the option, site default 0: it reads 0 ($v)" test "$v" = 0
+	v=$(spank_value cy-zero --compat-yield=0)
+	check "srun --compat-yield=0: it reads 0 ($v)" test "$v" = 0
+	v=$(timeout 120 srun --quiet --job-name=cy-bad --compat-yield=2 true 2>&1)
+	rc=$?
+	check "srun --compat-yield=2 is refused with a message (exit status $rc: $(head -n 1 <<<"$v"))" \
+		bash -c '[[ $1 != 0 && $2 == *"takes 0 or 1"* ]]' - "$rc" "$v"
+	rm -f "$slurm_dir/batch.out"
+	v=$(timeout 120 sbatch --wait --quiet --job-name=cy-batch --compat-yield \
+		--output="$slurm_dir/batch.out" --wrap="$spank_read" 2>&1)
+	rc=$?
+	b=$(cat "$slurm_dir/batch.out" 2>/dev/null)
+	check "sbatch --compat-yield: the batch step reads 1 (exit status $rc, $b${v:+; $v})" \
+		test "$rc" = 0 -a "$b" = 1
+	on=$(spank_cpu ys-on --compat-yield)
+	off=$(spank_cpu ys-off)
+	echo "# a yield loop alone in its job, a getppid() loop of another job on its CPU: the yield loop's part of the CPU with --compat-yield $on, without $off"
+	check "a yield loop in a job without the option gets >= 25% of a CPU it shares with another job, half its job's fair share ($off)" \
+		awk -v s="$off" 'BEGIN { exit !(s ~ /^[0-9.]+$/ && s >= 0.25) }'
+	check "... one in a job with --compat-yield <= a tenth of that ($on)" \
+		awk -v s="$on" -v r="$off" 'BEGIN { exit !(s ~ /^[0-9.]+$/ && r ~ /^[0-9.]+$/ && s <= r / 10) }'
+	check "the machine's switch stayed at 0" test "$(cat $spank_knob)" = 0
+	slurm_plugstack 1
+	v=$(spank_value cy-site)
+	check "plugstack.conf default=1: a job without the option reads 1 ($v)" test "$v" = 1
+	v=$(spank_value cy-site-off --compat-yield=0)
+	check "... and one with --compat-yield=0 reads 0 ($v)" test "$v" = 0
+	slurm_plugstack 2
+	v=$(timeout 120 srun --quiet --job-name=cy-badconf true 2>&1)
+	rc=$?
+	check "plugstack.conf default=2 is refused with a message (exit status $rc: $(grep -m1 compat_yield <<<"$v"))" \
+		bash -c '[[ $1 != 0 && $2 == *"default=0 or default=1"* ]]' - "$rc" "$v"
+	slurm_plugstack 0
+	v=$(spank_value cy-after)
+	check "default=0 again: a job reads 0 ($v)" test "$v" = 0
+fi
+slurm_down
+# slurm_up ran in a subshell: what it changed in the guest, undone here
+if grep -q ' /etc/hosts ' /proc/mounts; then umount /etc/hosts; fi
+ip addr del 127.0.0.2/8 dev lo 2>/dev/null
+echo "$spank_knob_was" >$spank_knob
