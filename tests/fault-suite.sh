@@ -87,7 +87,7 @@ if [[ $mode == rule ]]; then
 	delay:1) plan 4 ;;
 	delay:20 | nocap | double) plan 2 ;;
 	nomove) plan 4 ;;
-	leak) plan 2 ;;
+	leak) plan 3 ;;
 	*) plan 1; not_ok "unknown fault $f"; exit 1 ;;
 	esac
 	check "the kernel says scy_fault=$f breaks the rule" \
@@ -141,6 +141,10 @@ if [[ $mode == rule ]]; then
 		show "$work/share.tap" '^(not )?ok .*(optin|outside)'
 		check "scy_fault=$f: compat_yield_share's tests of a yielder outside the groups at 1, and of one whose only rival is above its group at 1, all fail" \
 			test "$(grep -cE "^not ok [0-9]+ (outside-optin-[a-z]+|optin-yielder-hog-above) knob=0: yielder counter share" "$work/share.tap")" = 3
+		"$ST/compat_yield_latency" -d 1 -t stock_beside_optin >"$work/latency.tap" 2>&1
+		show "$work/latency.tap" '(^(not )?ok .*stock_beside_optin|yields/s)'
+		check "scy_fault=$f: compat_yield_latency's yielder outside the groups at 1, beside one at 1, fails (stock_beside_optin)" \
+			grep -qE "^not ok [0-9]+ yield_outside\.stock_beside_optin" "$work/latency.tap"
 		;;
 	esac
 	rm -rf "$work"

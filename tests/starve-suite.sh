@@ -18,7 +18,8 @@
 # clock free of host load; and the contract over the matrix's cells
 # (compat_yield_matrix), its time away judged against the contract's
 # bound, G1 and the CPU shares, all of which host load would move
-# elsewhere: the default set but its migrate cells (one CPU), and the
+# elsewhere: the default set but its migrate cells (one CPU), its cgroup
+# and nested cells without a flip in the opt-in form (-O), and the
 # long-slice cells of the full product that caught the rule without its
 # span cap.
 set -u
@@ -29,9 +30,9 @@ D=$SCY_STARVE_SECONDS
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 
 # The plan: the knob, 5 checks at knob 1 and 4 at knob 0, the kselftest,
-# its time away beside the hog alone at knob 1, the matrix's two runs,
-# yield_stats' effective yields (2).
-plan 16
+# its time away beside the hog alone at knob 1, the matrix's three runs
+# (one in the opt-in form), yield_stats' effective yields (2).
+plan 17
 echo "# starvation guest: kernel $(uname -r), $(nproc) CPU(s)"
 check "knob present" test -w $knob
 dbg=/sys/kernel/debug/sched
@@ -82,6 +83,13 @@ hog_alone_p50 "$SCY_RESULTS/latency-$SCY_KVER.csv" "$tick_ms"
 run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -d 0.6 \
 	-c 'event=(none|nice-flip|policy-flip|weight-flip|idle-flip|sleep-wake|long-slice|sibling)$' \
 	-o "$SCY_RESULTS/matrix-$SCY_KVER.csv"
+# The opt-in form (-O): the machine's switch stays 0 and the knob-1
+# windows set cpu.compat_yield of the yielder's job group, beside its
+# rivals' group; judged as at knob 1, in the cells of a cgroup and of a
+# Slurm-deep tree without a flip (a rival that sleeps, a light sibling).
+run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -O -d 0.6 \
+	-c '^[0-9]+ (cgroup|nested) .*event=(none|sleep-wake|sibling)$' \
+	-o "$SCY_RESULTS/matrix-optin-$SCY_KVER.csv"
 # A nice-19 rival with a 100-ms slice beside a nice -10 or nice-0 hog, from
 # the full product: its turns leave the yielder more lag than a turn of
 # each rival, and a compat yield that gave all of it up waited about 100 ms

@@ -44,6 +44,13 @@
  * group's entity is the next buddy at the levels above (6.1); a compat
  * yield that leaves that buddy in place is picked again at once.
  *
+ * yield_outside, in the cgroup placement with the hog alone, the machine's
+ * switch at 0: a window with no group at 1, then one with the hog's group
+ * at 1 (cpu.compat_yield, the static key on).  The yielder is outside
+ * every group at 1 (G5).  Asserted: the second window's yields per second
+ * at least half the first's, and its p50 and p99 each within one tick
+ * (+ 1%) of the first's.
+ *
  * In every test: each window has at least one sample, and at knob 1 at
  * least MIN_YIELDS and no sched_yield() or sleep still running DURATION
  * seconds after the window ended; less means the yielder was stalled.
@@ -334,6 +341,7 @@ struct ctx {
 	int yielder_leaf;	/* cgroup leaves to join, SCY_NO_LEAF: none */
 	int hog_leaf;
 	int idle_leaf;		/* the cpu.idle=1 group */
+	bool optin_set;		/* the hog's group's switch was set */
 };
 
 static void ctx_setup(struct __test_metadata *_metadata, struct ctx *c,
@@ -485,6 +493,7 @@ struct lat_shared {
 struct window {
 	enum rival rival;
 	int knob;		/* what was set, -1: left alone */
+	bool optin;		/* the hog's group's cpu.compat_yield at 1 */
 	int label;		/* knob value it ran at, -1: no knob */
 	__u64 n;		/* yields in the window */
 	__u64 empty;		/* of them, yields no other task ran in */
@@ -824,7 +833,8 @@ out:
 static void print_window(const struct ctx *c, enum yield_mode mode,
 			 const struct window *w)
 {
-	const char *measure = mode == MODE_YIELD ? "away" : "oversleep";
+	const char *measure = mode == MODE_SLEEP ? "oversleep" :
+			      w->optin ? "away-beside-optin" : "away";
 	const char *pl = scy_placement_name(c->placement);
 	const char *rv = rival_name(w->rival), *kn = scy_knob_name(w->label);
 	unsigned long long n = w->n;
@@ -856,6 +866,32 @@ static void print_window(const struct ctx *c, enum yield_mode mode,
 }
 
 /*
+ * The hog's group's cpu.compat_yield to @on, where a window needs it at 1
+ * or it was set before.  SCY_EUNSUPPORTED with the reason where the
+ * kernel has no such file or the hog has no group of its own.
+ */
+static int set_hog_group(struct ctx *c, bool on, char *err, size_t errlen)
+{
+	int e;
+
+	if (!on && !c->optin_set)
+		return SCY_OK;
+	if (c->hog_leaf == SCY_NO_LEAF) {
+		snprintf(err, errlen, "the hog has no cgroup of its own here");
+		return SCY_EUNSUPPORTED;
+	}
+	e = scy_cgroup_write(c->hog_leaf, SCY_GROUP_SWITCH, on ? "1" : "0");
+	if (e) {
+		snprintf(err, errlen, "cannot write %d to %s/%s: %s", on,
+			 scy_cgroup_dir(c->hog_leaf), SCY_GROUP_SWITCH,
+			 strerror(e));
+		return e == ENOENT && on ? SCY_EUNSUPPORTED : SCY_EFAIL;
+	}
+	c->optin_set = on;
+	return SCY_OK;
+}
+
+/*
  * Run the windows of a test.  Without the knob (or root) only those
  * meant for knob 0 run, at the knob's current value.  Returns the number
  * of windows run, or -1 with the test ended by SKIP() or ASSERT.
@@ -864,7 +900,7 @@ static int run_windows(struct __test_metadata *_metadata, struct ctx *c,
 		       enum yield_mode mode, bool idle_group, struct window *w,
 		       int nr)
 {
-	char err[SCY_ERRLEN + PATH_MAX];
+	char err[SCY_ERRLEN + PATH_MAX], gerr[512];
 	int i, k = 0, ret;
 
 	for (i = 0; i < nr; i++) {
@@ -885,6 +921,14 @@ static int run_windows(struct __test_metadata *_metadata, struct ctx *c,
 		TH_LOG("%s", err);
 	}
 	for (i = 0; i < k; i++) {
+		ret = set_hog_group(c, w[i].optin, gerr, sizeof(gerr));
+		if (ret == SCY_EUNSUPPORTED) {
+			test_cleanup();
+			SKIP(return -1, "%s", gerr);
+		}
+		ASSERT_EQ(SCY_OK, ret) {
+			TH_LOG("%s", gerr);
+		}
 		ret = run_window(c, mode, &w[i], err, sizeof(err));
 		if (ret == SCY_EUNSUPPORTED) {
 			test_cleanup();
@@ -1231,6 +1275,77 @@ TEST_F_TIMEOUT(yield_sibling, no_empty_yield, TEST_TIMEOUT_S)
 		       rival_desc(w[1].rival),
 		       (unsigned long long)w[1].empty,
 		       (unsigned long long)w[1].n);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/*
+ * yield_outside: the machine's switch at 0, the yielder in a cgroup at 0
+ * and the hog in a cgroup beside it, first with no group at 1, then with
+ * the hog's group at 1 (the static key on, a job beside the yielder opted
+ * in).  The yielder is outside every group at 1, so its yields are the
+ * stock ones (G5): the second window must match the first, its yields
+ * per second at least half the first's (the loops it keeps) and its p50
+ * and p99 within one tick of the first's.  No limit comes from the
+ * window with the group at 1.
+ */
+FIXTURE(yield_outside) {
+	struct ctx c;
+};
+
+FIXTURE_SETUP(yield_outside)
+{
+	ctx_setup(_metadata, &self->c, SCY_PLACE_CGROUP);
+}
+
+FIXTURE_TEARDOWN(yield_outside)
+{
+	ctx_teardown();
+}
+
+/* @a within one tick (+ 1%) of @b, either way */
+static bool within_tick(const struct ctx *c, __u64 a, __u64 b)
+{
+	__u64 t = c->tick_ns + c->tick_ns / SLACK_DIV;
+
+	return a <= b + t && b <= a + t;
+}
+
+TEST_F_TIMEOUT(yield_outside, stock_beside_optin, TEST_TIMEOUT_S)
+{
+	struct window w[2] = {
+		{ .rival = RIVAL_NONE, .knob = 0 },
+		{ .rival = RIVAL_NONE, .knob = 0, .optin = true },
+	};
+	struct ctx *c = &self->c;
+	double r0, r1;
+	int nr;
+
+	if (!c->can_set)
+		SKIP(return, "the groups' %s not set: %s", SCY_GROUP_SWITCH,
+		     c->no_assert);
+	nr = run_windows(_metadata, c, MODE_YIELD, false, w, ARRAY_SIZE(w));
+	if (nr < 0)
+		return;
+	if (!check_stalls(_metadata, w, nr))
+		return;
+	r0 = w[0].wall_s > 0 ? w[0].n / w[0].wall_s : 0;
+	r1 = w[1].wall_s > 0 ? w[1].n / w[1].wall_s : 0;
+	printf("# cgroup placement, knob 0, the hog's group at 0 then 1:");
+	printf(" %.0f then %.0f yields/s,", r0, r1);
+	printf(" p50 %.1f then %.1f us, p99 %.1f then %.1f us\n",
+	       us(w[0].p50), us(w[1].p50), us(w[0].p99), us(w[1].p99));
+	EXPECT_GE(r1, r0 / 2) {
+		TH_LOG("the hog's group at 1: %.0f yields/s, < half of %.0f with no group at 1",
+		       r1, r0);
+	}
+	EXPECT_TRUE(within_tick(c, w[1].p50, w[0].p50)) {
+		TH_LOG("the hog's group at 1: p50 away %.1f us, not within a tick of %.1f us",
+		       us(w[1].p50), us(w[0].p50));
+	}
+	EXPECT_TRUE(within_tick(c, w[1].p99, w[0].p99)) {
+		TH_LOG("the hog's group at 1: p99 away %.1f us, not within a tick of %.1f us",
+		       us(w[1].p99), us(w[0].p99));
 	}
 }
 

@@ -181,6 +181,14 @@
  * setting and the groups are restored at exit, also on SIGINT, SIGTERM,
  * SIGHUP.  -o FILE writes every window as CSV; -M FILE exists while a
  * knob-1 window measures, for a host that measures alongside.
+ *
+ * -O, the opt-in form: the knob-1 windows keep the machine's switch at 0
+ * and set cpu.compat_yield of the yielder's job group to 1 (the cgroup
+ * placement's yielder group, the nested one's job_1), whose rivals'
+ * group competes beside it: the rule and the bound are the knob's, and
+ * every sub-check is judged as at knob 1.  The other placements SKIP:
+ * there the rivals are not beside a group of the yielder's own, or are
+ * above it, where a group's switch keeps the stock yield (G5).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -345,6 +353,8 @@ static bool opt_net;
 static bool opt_untimed;
 /* -M: a file that exists while a knob-1 window measures */
 static const char *opt_mark;
+/* -O: the knob-1 windows opt the yielder's job in, the switch stays 0 */
+static bool opt_optin;
 static int opt_cpu = -1;
 static FILE *csv;
 static __u64 tick_ns;
@@ -811,6 +821,11 @@ static int cell_setup(const struct ct_cell *c, enum ct_event ev, char *err,
 			 cpu_a);
 		return SCY_EUNSUPPORTED;
 	}
+	if (opt_optin && c->t.pl != PL_CGROUP && c->t.pl != PL_NESTED) {
+		snprintf(err, errlen,
+			 "-O: the yielder has no job cgroup beside its rivals' (a group at 1 whose rivals are above it keeps the stock yield, G5)");
+		return SCY_EUNSUPPORTED;
+	}
 	if (c->t.pl == PL_SESSION)
 		return scy_autogroup_setup(err, errlen);
 	if (c->t.pl == PL_SAME)
@@ -1030,6 +1045,30 @@ static __u64 net_of_stalls(struct win_shared *sh, struct win *w,
 }
 
 /*
+ * -O: cpu.compat_yield of the yielder's job group (the cgroup placement's
+ * "yielder", the nested one's job_1) to 1, the group at the level where
+ * its rivals' group competes.  SCY_OK, or SCY_EUNSUPPORTED / SCY_EFAIL
+ * with the reason.
+ */
+static int optin_yielder_job(const struct ct_cell *c, char *err,
+			     size_t errlen)
+{
+	char path[PATH_MAX];
+	int e;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", scy_cgroup_dir(-1),
+		 c->t.pl == PL_NESTED ? NESTED_PREFIX "job_1" : "yielder",
+		 SCY_GROUP_SWITCH);
+	e = scy_write_str(path, "1");
+	if (e) {
+		snprintf(err, errlen, "cannot write 1 to %s: %s", path,
+			 strerror(e));
+		return e == ENOENT ? SCY_EUNSUPPORTED : SCY_EFAIL;
+	}
+	return SCY_OK;
+}
+
+/*
  * -M FILE: FILE exists while a knob-1 window measures, from its start to
  * its end, so that a host can measure what it did meanwhile (the stalls
  * stage: the part of the window QEMU ran).
@@ -1064,7 +1103,7 @@ static int run_window(const struct ct_cell *c, struct win *w)
 	pid_t pid[NR_SLOTS] = { 0 };
 	bool pinned = false, heavy = false, snapped = false;
 	int pfd[2] = { -1, -1 };
-	int nr_ready, i, e, away = -1, ncpu;
+	int nr_ready, i, e, away = -1, ncpu, knob;
 	pid_t self = getpid();
 	char *err = w->err;
 	size_t errlen = sizeof(w->err);
@@ -1083,16 +1122,24 @@ static int run_window(const struct ct_cell *c, struct win *w)
 	}
 
 	WRITE_ONCE(knob_changed, 1);
-	e = scy_knob_write(w->knob);
+	knob = opt_optin ? 0 : w->knob;
+	e = scy_knob_write(knob);
 	if (e) {
 		snprintf(err, errlen, "cannot set %s to %d: %s",
-			 SCY_KNOB_SYSFS, w->knob, strerror(e));
+			 SCY_KNOB_SYSFS, knob, strerror(e));
 		goto out_place;
 	}
-	if (scy_knob_read() != w->knob) {
+	if (scy_knob_read() != knob) {
 		snprintf(err, errlen, "%s does not read back %d",
-			 SCY_KNOB_SYSFS, w->knob);
+			 SCY_KNOB_SYSFS, knob);
 		goto out_place;
+	}
+	if (opt_optin && w->knob) {
+		e = optin_yielder_job(c, err, errlen);
+		if (e) {
+			w->status = e;
+			goto out_place;
+		}
 	}
 	/*
 	 * The groups start as nothing lowered them, the flips light.  An
@@ -1684,12 +1731,15 @@ static int parse_index(const char *s, int *v)
 static void print_usage(const char *prog, FILE *f)
 {
 	fprintf(f,
-		"usage: %s [-d SECONDS] [-C CPU] [-o CSV] [-M FILE] [-F] [-S] [-U] [-n INDEX | -c REGEX] [-l]\n"
+		"usage: %s [-d SECONDS] [-C CPU] [-o CSV] [-M FILE] [-O] [-F] [-S] [-U] [-n INDEX | -c REGEX] [-l]\n"
 		"  -d SECONDS  length of each window (default %.1f, %.1f..%.0f)\n"
 		"  -C CPU      the measured CPU (default: the highest allowed)\n"
 		"  -o CSV      write every window to this file\n"
 		"  -M FILE     create FILE while a knob-1 window measures (removed\n"
 		"              at its end), for a host that measures alongside\n"
+		"  -O          opt in: the knob-1 windows keep the switch at 0 and set\n"
+		"              cpu.compat_yield of the yielder's job group to 1\n"
+		"              (cgroup and nested cells; the others SKIP)\n"
 		"  -F          the full product of the dimensions (also SCY_MATRIX=full)\n"
 		"  -S          take the guest's stalls out of the samples (vCPUs that\n"
 		"              stall together: QEMU's single-threaded TCG); G1 is\n"
@@ -1718,7 +1768,7 @@ int main(int argc, char **argv)
 	env = getenv("SCY_MATRIX");
 	if (env && !strcmp(env, "full"))
 		full = true;
-	while ((opt = getopt(argc, argv, "d:C:o:M:FSUn:c:lh")) != -1) {
+	while ((opt = getopt(argc, argv, "d:C:o:M:OFSUn:c:lh")) != -1) {
 		switch (opt) {
 		case 'd':
 			if (scy_parse_seconds(optarg, DURATION_MIN, DURATION_MAX,
@@ -1739,6 +1789,9 @@ int main(int argc, char **argv)
 			break;
 		case 'M':
 			opt_mark = optarg;
+			break;
+		case 'O':
+			opt_optin = true;
 			break;
 		case 'F':
 			full = true;
@@ -1868,6 +1921,9 @@ int main(int argc, char **argv)
 		       ms(tick_ns), cpu_a, cpu_b);
 	printf(" %.2f s windows, %s set: %d of %d cells\n", opt_duration,
 	       full ? "full" : "default", nsel, nr);
+	if (opt_optin)
+		ksft_print_msg("-O: knob-1 windows at 0, %s of the yielder's job at 1\n",
+			       SCY_GROUP_SWITCH);
 	if (sched.kind == CT_EEVDF && sched.base_slice_ns)
 		ksft_print_msg("EEVDF, base slice %.2f ms\n",
 			       ms(sched.base_slice_ns));
