@@ -40,7 +40,11 @@
 # slurmctld, slurmd and munge started here by bench/jobs/slurm.sh, the
 # partition oversubscribed), in the tree slurmd's cgroup v2 plugin makes,
 # with the cpu controller on in its scope (each job_N a task group);
-# same: both in one group; harvest-idle, harvest-cgidle:
+# same: both in one group; cgroup-optin, slurm-optin: as cgroup and
+# slurm, each job opted in (cpu.compat_yield of its job_N at 1; srun
+# --compat-yield through compat_yield.so, userspace/spank_compat_yield.c),
+# run at knob 0 only (at 1 they are the same as cgroup and slurm);
+# harvest-idle, harvest-cgidle:
 # job A in its job's cgroup beside extra work that takes what the job
 # leaves (seed 002's cycle harvesting): a cpu-work task on each CPU,
 # SCHED_IDLE (harvest-idle) or in a cgroup with cpu.idle=1
@@ -73,8 +77,8 @@ job_binary() {
 }
 # the arguments first (bad: exit 2), then what the machine must have
 for p in $placements; do
-	[[ " alone cgroup session slurm same harvest-idle harvest-cgidle " == *" $p "* ]] ||
-		bad "-P: unknown placement '$p' (alone cgroup session slurm same harvest-idle harvest-cgidle)"
+	[[ " alone cgroup cgroup-optin session slurm slurm-optin same harvest-idle harvest-cgidle " == *" $p "* ]] ||
+		bad "-P: unknown placement '$p' (alone cgroup cgroup-optin session slurm slurm-optin same harvest-idle harvest-cgidle)"
 done
 for rt in $runtimes; do
 	job_binary "$rt" >/dev/null || bad "-R: unknown runtime '$rt' ($all_runtimes)"
@@ -92,11 +96,15 @@ for rt in $runtimes; do
 	[[ $rt != openmpi-* ]] || command -v mpirun >/dev/null || die "mpirun not found"
 done
 ((($(nproc) >= 2))) || die "needs 2 CPUs, this machine has $(nproc)"
-if [[ " $placements " == *" slurm "* ]]; then
+uses_slurm=
+[[ " $placements " != *" slurm "* && " $placements " != *" slurm-optin "* ]] || uses_slurm=1
+if [[ -n $uses_slurm ]]; then
 	for c in srun slurmctld slurmd munged; do
 		command -v $c >/dev/null || die "placement slurm: $c not found (slurm-client, slurmctld, slurmd, munge)"
 	done
 fi
+# slurm-optin: the jobs ask for it through the SPANK plugin
+[[ " $placements " != *" slurm-optin "* ]] || slurm_spank=$(tool compat_yield.so)
 # the cgroup placements need cgroup v2 with the cpu controller
 for p in $placements; do
 	[[ $p == session || $p == same ]] && continue
@@ -118,7 +126,7 @@ cleanup() {
 	[[ -z $ag_prior ]] || echo "$ag_prior" >$ag
 	[[ -z $module ]] || rmmod yield_stats 2>/dev/null || true
 	slurm_trees_remove
-	[[ " $placements " != *" slurm "* ]] || slurm_down
+	[[ -z $uses_slurm ]] || slurm_down
 	rm -rf "$tmp"
 	[[ ${knob_values[0]} == stock ]] || echo "$knob_prior" >"$knob_file"
 }
@@ -257,12 +265,17 @@ run_set() {
 		job_cmd "$rt" "$idx"
 		want=$((want + nprocs))
 		case $pl in
-		alone | cgroup | harvest-*)
+		alone | cgroup | cgroup-optin | harvest-*)
 			slurm_tree "$idx"
 			cgs[idx]=$cg_leaf
+			if [[ $pl == cgroup-optin ]]; then
+				echo 1 >"$cgroot/system.slice/slurmstepd.scope/job_$((idx + 1))/cpu.compat_yield" ||
+					die "cannot opt job_$((idx + 1)) in (cpu.compat_yield)"
+			fi
 			(echo "$BASHPID" >"${cgs[idx]}/cgroup.procs" && exec "${cmd[@]}") >"$tmp/job$idx.out" 2>"$tmp/job$idx.err" & ;;
 		session) setsid "${cmd[@]}" >"$tmp/job$idx.out" 2>"$tmp/job$idx.err" & ;;
 		slurm) slurm_run "$jname" "${cmd[@]}" >"$tmp/job$idx.out" 2>"$tmp/job$idx.err" & ;;
+		slurm-optin) slurm_run "$jname" --compat-yield "${cmd[@]}" >"$tmp/job$idx.out" 2>"$tmp/job$idx.err" & ;;
 		same) "${cmd[@]}" >"$tmp/job$idx.out" 2>"$tmp/job$idx.err" & ;;
 		esac
 		jpids+=($!)
@@ -290,7 +303,7 @@ run_set() {
 	for ((idx = 0; idx < njobs; idx++)); do
 		[[ -z ${cgs[idx]:-} ]] || u0[idx]=$(cg_usage "${cgs[idx]}")
 	done
-	if [[ $pl == slurm ]]; then
+	if [[ $pl == slurm* ]]; then
 		# where Slurm put the job, and which controllers the levels above
 		# it enable (the cpu controller makes a level a task group)
 		for p in "${pids[@]}"; do
@@ -328,13 +341,14 @@ trap cleanup EXIT
 if [[ -n $module ]]; then
 	insmod "$module" || die "cannot load $module"
 fi
-[[ " $placements " != *" slurm "* ]] || slurm_up
+[[ -z $uses_slurm ]] || slurm_up
 echo "kernel,knob,rep,runtime,placement,job,wall_ms,cpu_ms,heavy_cpu_ms,cg_cpu_ms,start_ns,end_ns,set_yields,steps,heavy,light,extra_cpu_ms" | tee "$out"
 for r in $(seq 1 "$reps"); do
 	for k in $(knob_order "$r"); do
 		knob_set "$k"
 		for rt in $runtimes; do
 			for pl in $placements; do
+				[[ $pl != *-optin || $k == 0 ]] || continue
 				run_set "$k" "$r" "$rt" "$pl"
 			done
 		done

@@ -36,7 +36,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import pageblock  # noqa: E402
 
 PAIRS = [("slurm", "Slurm jobs (srun, oversubscribed partition)"),
+         ("slurm-optin", "Slurm jobs with --compat-yield (switch at 0)"),
          ("cgroup", "own cgroup trees (Slurm's layout, cpu controller on)"),
+         ("cgroup-optin", "own cgroup trees, each job_N's cpu.compat_yield at 1 (switch at 0)"),
          ("session", "own sessions (autogroups)"),
          ("same", "one group")]
 NAMES = {"libomp": "OpenMP, LLVM libomp", "libgomp": "OpenMP, GNU libgomp",
@@ -153,6 +155,8 @@ def page_table(summ):
             lines.append(f"| {rt} | alone ({alone} ms) |" +
                          " |" * (len(head) - 2))
             for pl, _ in PAIRS:
+                if not any(k[0] == kn and k[1] == rt and k[2] == pl for k in summ):
+                    continue
                 row = [rt, pl]
                 vals = {}
                 for k in knobs:
@@ -207,6 +211,8 @@ def readme_table(summ):
         if not any(key[1] == rt for key in summ):
             continue
         for pl, what in PAIRS:
+            if not any(key[1] == rt and key[2] == pl for key in summ):
+                continue
             row = [NAMES[rt], what]
             for kn, k in cols:
                 v = rel(summ, kn, rt, pl, k)
@@ -243,12 +249,14 @@ def plot(summ, outdir):
     per runtime"""
     cols = [(kn, k) for kn in kernels_of(summ) for k in knobs_of(summ, kn)]
     rts = [rt for rt in RUNTIMES if any(key[1] == rt for key in summ)]
+    # the placements run, the same rows in every block
+    pls = [pl for pl, _ in PAIRS if any(key[2] == pl for key in summ)]
     dat = os.path.join(outdir, "jobs.dat")
     with open(dat, "w") as f:
         for rt in rts:
             f.write(f'"{rt}" ' + " ".join(
                 f'"{kn}"' if k == "stock" else f'"{kn} knob {k}"' for kn, k in cols) + "\n")
-            for pl, _ in PAIRS:
+            for pl in pls:
                 vals = [rel(summ, kn, rt, pl, k) for kn, k in cols]
                 f.write(f'"{pl}" ' + " ".join(
                     f"{v[0]:.3f}" if v else "NaN" for v in vals) + "\n")
