@@ -7,7 +7,10 @@
 # A job run with --compat-yield has 1 in cpu.compat_yield of its job_N
 # cgroup, as its own task reads it, and a job without the option has 0
 # (site default 0); so does a batch job (sbatch --compat-yield) in its
-# batch step. A bad value of the option is refused with a message. Their
+# batch step, also with --export=NONE, and in a step it starts with srun,
+# which takes the option from the job's environment. A step without the
+# option beside a running job that has it (srun --overlap) leaves it at 1.
+# A bad value of the option is refused with a message. Their
 # yields behave accordingly: a yield loop alone in its job, on the CPU of
 # a getppid() loop of another job (yield-share, 2 s; two jobs side by side
 # in slurmstepd.scope, of equal weight) gets at least a quarter of that
@@ -21,7 +24,8 @@
 # default=1 gives a job 1 without the option and 0 with --compat-yield=0,
 # and default=2 is refused with a message, and default=0 again gives 0.
 # The switch is back at its
-# value and Slurm is stopped at the end.
+# value and Slurm is stopped at the end, the cgroup root's controllers as
+# they were.
 # Uses plan/check/skip of tests/tap.sh and $SCY_BIN.
 [[ $(type -t plan) == function ]] || . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 spank_so=$SCY_BIN/compat_yield.so
@@ -35,12 +39,13 @@ if [[ -n $spank_missing ]]; then
 	not_ok "the Slurm plugin: $spank_missing"
 	return 0 2>/dev/null || exit 0
 fi
-plan 13
+plan 17
 . "$(dirname "${BASH_SOURCE[0]}")/../bench/jobs/slurm.sh"
 slurm_spank=$spank_so
 slurm_spank_default=0
 spank_knob=/sys/kernel/sched_compat_yield
 spank_knob_was=$(cat $spank_knob)
+spank_ctl_was=$(cat /sys/fs/cgroup/cgroup.subtree_control)
 echo 0 >$spank_knob
 # slurm_up in a subshell: its die() ends that, not the suite
 spank_up=$( (die() { echo "$*"; exit 1; }; slurm_up) 2>&1)
@@ -50,6 +55,7 @@ check "slurmctld and slurmd started, compat_yield.so in plugstack.conf (default=
 # what a job's task reads from cpu.compat_yield of its job_N cgroup
 spank_read='cg=$(sed -n "s|^0::\(.*/job_[0-9][0-9]*\)/.*|\1|p" /proc/self/cgroup)
 cat "/sys/fs/cgroup$cg/cpu.compat_yield"'
+echo "$spank_read" >"$slurm_dir/read.sh"
 # spank_value NAME [OPTION...]: that value, in the job NAME (srun)
 spank_value() {
 	local name=$1
@@ -64,9 +70,10 @@ spank_cpu() {
 	local name=$1 marker=$slurm_dir/hog-$1 hpid out t overlap
 	shift
 	rm -f "$marker"
-	timeout 120 bash -c '. "$1"; shift; slurm_run "$@"' - \
+	# it runs until cancelled once the yield loop's job is done
+	timeout 300 bash -c '. "$1"; shift; slurm_run "$@"' - \
 		"$(dirname "${BASH_SOURCE[0]}")/../bench/jobs/slurm.sh" "hog-$name" \
-		bash -c 'touch "$1"; exec "$2/yield-share" -m getppid -n 0 -d 10 -f kv' - \
+		bash -c 'touch "$1"; exec "$2/yield-share" -m getppid -n 0 -d 200 -f kv' - \
 		"$marker" "$SCY_BIN" >/dev/null 2>&1 &
 	hpid=$!
 	# the other job runs from when its task makes the marker
@@ -79,6 +86,7 @@ spank_cpu() {
 		"$SCY_BIN/yield-share" -n 0 -d 2 -f kv 2>&1)
 	overlap=0
 	if [[ -e $marker ]] && kill -0 "$hpid" 2>/dev/null; then overlap=1; fi
+	scancel --name="hog-$name" 2>/dev/null
 	wait "$hpid"
 	if ((!overlap)); then
 		echo "x (the getppid() job did not run all through the yield loop's)"
@@ -90,7 +98,7 @@ spank_cpu() {
 		echo "x ($out)"
 }
 if [[ $spank_rc != 0 ]]; then
-	fail_to 13 "Slurm did not start"
+	fail_to 16 "Slurm did not start"
 else
 	v=$(spank_value cy-on --compat-yield)
 	check "srun --compat-yield: the job's cgroup reads 1 in cpu.compat_yield ($v)" test "$v" = 1
@@ -109,6 +117,33 @@ else
 	b=$(cat "$slurm_dir/batch.out" 2>/dev/null)
 	check "sbatch --compat-yield: the batch step reads 1 (exit status $rc, $b${v:+; $v})" \
 		test "$rc" = 0 -a "$b" = 1
+	rm -f "$slurm_dir/batch.out"
+	v=$(timeout 120 sbatch --wait --quiet --job-name=cy-steps --compat-yield \
+		--output="$slurm_dir/batch.out" \
+		--wrap="srun --quiet bash $slurm_dir/read.sh; bash $slurm_dir/read.sh" 2>&1)
+	rc=$?
+	b=$(paste -sd ' ' "$slurm_dir/batch.out" 2>/dev/null)
+	check "... a step it starts with srun reads 1, and so does the batch step after it (exit status $rc, $b${v:+; $v})" \
+		test "$rc" = 0 -a "$b" = "1 1"
+	rm -f "$slurm_dir/batch.out"
+	v=$(timeout 120 sbatch --wait --quiet --job-name=cy-noexport --export=NONE --compat-yield \
+		--output="$slurm_dir/batch.out" --wrap="bash $slurm_dir/read.sh" 2>&1)
+	rc=$?
+	b=$(cat "$slurm_dir/batch.out" 2>/dev/null)
+	check "sbatch --export=NONE --compat-yield: the batch step reads 1 (exit status $rc, $b${v:+; $v})" \
+		test "$rc" = 0 -a "$b" = 1
+	# a job that has it, running until cancelled, and a step without the
+	# option beside it
+	jid=$(sbatch --parsable --job-name=cy-keep --compat-yield --output=/dev/null --wrap="sleep 300" 2>&1)
+	t=$((SECONDS + 120))
+	while [[ $(squeue -h -j "$jid" -o %t 2>/dev/null) != R ]] && ((SECONDS < t)); do
+		sleep 0.2
+	done
+	v=$(timeout 120 srun --quiet --jobid="$jid" --overlap bash "$slurm_dir/read.sh" 2>&1)
+	v2=$(timeout 120 srun --quiet --jobid="$jid" --overlap bash "$slurm_dir/read.sh" 2>&1)
+	scancel "$jid" 2>/dev/null
+	check "srun --overlap without the option in a job with --compat-yield leaves it at 1 (job $jid: $v, then $v2)" \
+		test "$v" = 1 -a "$v2" = 1
 	on=$(spank_cpu ys-on --compat-yield)
 	off=$(spank_cpu ys-off)
 	echo "# a yield loop alone in its job, a getppid() loop of another job on its CPU: the yield loop's part of the CPU with --compat-yield $on, without $off"
@@ -131,8 +166,11 @@ else
 	v=$(spank_value cy-after)
 	check "default=0 again: a job reads 0 ($v)" test "$v" = 0
 fi
+# puts back what slurm_up changed: the cgroup root's controllers too
 slurm_down
-# slurm_up ran in a subshell: what it changed in the guest, undone here
-if grep -q ' /etc/hosts ' /proc/mounts; then umount /etc/hosts; fi
-ip addr del 127.0.0.2/8 dev lo 2>/dev/null
 echo "$spank_knob_was" >$spank_knob
+# Slurm enables cpuset at the root; left there, a 6.1 task moved into a
+# new cgroup loses the CPU it pinned itself to, and the suite's later
+# cgroup placements run their workers on two CPUs
+check "Slurm stopped, the cgroup root enables what it did before ($(cat /sys/fs/cgroup/cgroup.subtree_control); before: $spank_ctl_was)" \
+	test "$(cat /sys/fs/cgroup/cgroup.subtree_control)" = "$spank_ctl_was"

@@ -4,21 +4,27 @@
  * a job, by writing 1 to cpu.compat_yield of the job's cgroup (job_N in
  * Slurm's cgroup v2 tree), so that every step and task of the job has it
  * and nothing outside the job does.  The kernel needs the series'
- * cpu.compat_yield (or the livepatch that adds it) and the cpu controller
+ * cpu.compat_yield (the livepatch does not add it) and the cpu controller
  * on in the job's tree.
  *
  * plugstack.conf:
  *	required /path/to/compat_yield.so [default=0|1]
  * default is the site's value for jobs that do not ask (0 if not given).
  * srun, sbatch, salloc:
- *	--compat-yield[=0|1]	(no value: 1)
- * sbatch and salloc hand the option to the steps of the job.
+ *	--compat-yield[=0|1]	(no value: 1; a value needs the '=')
+ * sbatch and salloc hand the option to the steps of the job, also with
+ * --export=NONE.
  *
- * The file is written where Slurm runs privileged (slurmstepd, in each
- * task just before it drops its privileges), only where its value is not
- * the one asked for.  A job that asks for 1 on a node without the file
- * fails, with the reason; a job left at 0 there runs.  A bad value of the
- * option or of the plugin's argument is refused with a message.
+ * The file is the job's, one for all its steps.  It is written where Slurm
+ * runs privileged (slurmstepd, in each task just before it drops its
+ * privileges), only where its value is not the one wanted: a step that
+ * gives the option sets the job's value (the last one started wins); a
+ * step that does not leaves it alone, but for default=1, which sets a job
+ * still at 0 to 1.  So a step without the option (srun --overlap beside a
+ * running one) never turns it off.  A step that asks for 1 on a node
+ * without the file fails, with the reason; one that does not ask runs.  A
+ * bad value of the option or of the plugin's argument is refused with a
+ * message, by srun, sbatch and salloc.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,8 +42,11 @@ SPANK_PLUGIN(compat_yield, 1);
 
 /* the site's value for jobs that do not ask (plugstack.conf default=) */
 static int site_default;
-/* the job's --compat-yield, -1 where it was not given */
+/* the step's --compat-yield, -1 where it was not given */
 static int asked = -1;
+
+/* the option as sbatch and salloc pass it to the job's environment */
+#define OPTION_ENV	"SLURM_SPANK__SLURM_SPANK_OPTION_compat_yield_compat_yield"
 
 /* "0" or "1" into *v; -1 otherwise */
 static int parse_01(const char *s, int *v)
@@ -57,8 +66,12 @@ static int option_cb(int val, const char *optarg, int remote)
 
 	(void)val;
 	(void)remote;
-	/* no value: NULL here, "" where a batch step replays the option */
-	if (optarg && *optarg && parse_01(optarg, &v)) {
+	/*
+	 * no value: NULL here, "" where a batch step replays the option, and
+	 * "(null)" where sbatch or salloc wrote it to the job's environment
+	 */
+	if (optarg && *optarg && strcmp(optarg, "(null)") &&
+	    parse_01(optarg, &v)) {
 		slurm_error("compat_yield: --compat-yield takes 0 or 1, not '%s'",
 			    optarg);
 		return -1;
@@ -79,10 +92,12 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	spank_context_t ctx = spank_context();
 	int i;
 
+	/* slurmd and the prolog/epilog have no option and write nothing */
+	if (ctx != S_CTX_LOCAL && ctx != S_CTX_REMOTE &&
+	    ctx != S_CTX_ALLOCATOR)
+		return 0;
 	/* registered, not in a spank_options table: sbatch and salloc too */
-	if ((ctx == S_CTX_LOCAL || ctx == S_CTX_REMOTE ||
-	     ctx == S_CTX_ALLOCATOR) &&
-	    spank_option_register(sp, &compat_yield_option) != ESPANK_SUCCESS) {
+	if (spank_option_register(sp, &compat_yield_option) != ESPANK_SUCCESS) {
 		slurm_error("compat_yield: cannot register --compat-yield");
 		return -1;
 	}
@@ -162,6 +177,7 @@ static int write_value(const char *path, int v)
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno;
+	errno = 0;
 	if (write(fd, v ? "1" : "0", 1) != 1)
 		e = errno ? errno : EIO;
 	if (close(fd) && !e)
@@ -171,22 +187,32 @@ static int write_value(const char *path, int v)
 
 int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
 {
-	int want = asked >= 0 ? asked : site_default, cur = -1, e;
-	char cg[PATH_MAX], path[PATH_MAX + 64];
+	char cg[PATH_MAX], path[PATH_MAX + 64], env[16];
+	int want, cur = -1, e;
 	uint32_t job;
 
 	(void)ac;
 	(void)av;
+	/*
+	 * sbatch --export=NONE keeps the job's SLURM_* variables only: the
+	 * batch step then has the option there, not as a replayed option
+	 */
+	if (asked < 0 &&
+	    spank_getenv(sp, OPTION_ENV, env, sizeof(env)) == ESPANK_SUCCESS &&
+	    option_cb(0, env, 1))
+		return -1;
+	want = asked >= 0 ? asked : site_default;
+	/* a step that does not ask and a site default of 0: nothing to do */
+	if (asked < 0 && !want)
+		return 0;
 	if (spank_get_item(sp, S_JOB_ID, &job) != ESPANK_SUCCESS) {
 		slurm_error("compat_yield: cannot get the job's id");
-		return -1;
+		return asked == 1 ? -1 : 0;
 	}
 	if (job_cgroup(job, cg, sizeof(cg))) {
-		if (!want)
-			return 0;
 		slurm_error("compat_yield: job %u: no cgroup job_%u in /proc/self/cgroup (Slurm's cgroup/v2 plugin makes one)",
 			    job, job);
-		return -1;
+		return asked == 1 ? -1 : 0;
 	}
 	snprintf(path, sizeof(path), CGROUP_ROOT "%s/cpu.compat_yield", cg);
 	e = read_value(path, &cur);
@@ -197,15 +223,17 @@ int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
 			    strerror(e), e == ENOENT ?
 			    "a kernel without cpu.compat_yield, or the cpu controller is off in the job's tree" :
 			    "cannot read it");
-		return -1;
+		/* only a step that asked fails; the site default does not */
+		return asked == 1 ? -1 : 0;
 	}
-	if (cur == want)
+	/* the site default sets a job still at 0; an explicit value any */
+	if (cur == want || (asked < 0 && cur))
 		return 0;
 	e = write_value(path, want);
 	if (e) {
 		slurm_error("compat_yield: job %u: cannot write %d to %s: %s",
 			    job, want, path, strerror(e));
-		return -1;
+		return asked >= 0 ? -1 : 0;
 	}
 	slurm_verbose("compat_yield: job %u: %s set to %d", job, path, want);
 	return 0;

@@ -253,7 +253,7 @@ job_cmd() {
 
 # run_set KNOB REP RUNTIME PLACEMENT: one set of jobs, a CSV row per job
 run_set() {
-	local k=$1 r=$2 rt=$3 pl=$4 idx njobs=2 want=0 pids=() jpids=() cgs=() u0=() line y= cg extra= p waited
+	local k=$1 r=$2 rt=$3 pl=$4 f idx njobs=2 want=0 pids=() jpids=() cgs=() u0=() line y= cg extra= p waited
 	[[ $pl == alone || $pl == harvest-* ]] && njobs=1
 	[[ $pl != harvest-* ]] || extra_start "${pl#harvest-}"
 	rm -f "$tmp/gate"
@@ -268,9 +268,12 @@ run_set() {
 		alone | cgroup | cgroup-optin | harvest-*)
 			slurm_tree "$idx"
 			cgs[idx]=$cg_leaf
+			# the trees outlive a set: each set gives its jobs its value
+			f=$cgroot/system.slice/slurmstepd.scope/job_$((idx + 1))/cpu.compat_yield
 			if [[ $pl == cgroup-optin ]]; then
-				echo 1 >"$cgroot/system.slice/slurmstepd.scope/job_$((idx + 1))/cpu.compat_yield" ||
-					die "cannot opt job_$((idx + 1)) in (cpu.compat_yield)"
+				echo 1 >"$f" || die "cannot opt job_$((idx + 1)) in ($f)"
+			elif [[ -e $f ]]; then
+				echo 0 >"$f" || die "cannot write 0 to $f"
 			fi
 			(echo "$BASHPID" >"${cgs[idx]}/cgroup.procs" && exec "${cmd[@]}") >"$tmp/job$idx.out" 2>"$tmp/job$idx.err" & ;;
 		session) setsid "${cmd[@]}" >"$tmp/job$idx.out" 2>"$tmp/job$idx.err" & ;;

@@ -25,20 +25,27 @@ slurm_up() {
 	host=$(hostname)
 	rm -rf "$slurm_dir"
 	mkdir -p "$slurm_dir/state" "$slurm_dir/spool" /run/munge
+	# what slurm_down puts back, kept in files (slurm_up may run in a
+	# subshell): the controllers the cgroup root enables (Slurm's cgroup
+	# plugin adds cpuset there, and on 6.1 a task moved into a cpuset
+	# cgroup loses the CPU affinity it set), whether system.slice was
+	# there, and below the changes to /etc/hosts and lo
+	cat /sys/fs/cgroup/cgroup.subtree_control >"$slurm_dir/root-controllers"
+	[[ -d /sys/fs/cgroup/system.slice ]] || : >"$slurm_dir/made-system.slice"
 	# Slurm's daemons and srun find each other by the host's name: where it
 	# does not resolve (a guest, its /etc read-only), a hosts file that
 	# names it, bound over /etc/hosts
 	if ! getent hosts "$host" >/dev/null; then
 		{ cat /etc/hosts; echo "127.0.0.1 $host"; } >"$slurm_dir/hosts"
 		mount --bind "$slurm_dir/hosts" /etc/hosts || die "$host does not resolve and /etc/hosts cannot be replaced"
-		slurm_hosts_bound=1
+		: >"$slurm_dir/hosts-bound"
 	fi
 	# Slurm asks getaddrinfo() for the wildcard address with AI_ADDRCONFIG,
 	# which finds no IPv4 on a machine whose only address is 127.0.0.1 (glibc
 	# does not count that one): a second loopback address
 	if ! ip -4 -o addr show | grep -qv ' 127\.0\.0\.1/'; then
 		ip addr add 127.0.0.2/8 dev lo || die "cannot add 127.0.0.2 to lo"
-		slurm_lo_added=1
+		: >"$slurm_dir/lo-added"
 	fi
 	# a key of our own, for this machine alone
 	head -c 1024 /dev/urandom >"$slurm_dir/munge.key"
@@ -124,13 +131,36 @@ slurm_plugstack() {
 }
 
 slurm_down() {
-	local f
+	local f pids=() p d c until=$((SECONDS + 30))
 	scancel -u root 2>/dev/null || true
 	for f in slurmd slurmctld munged; do
-		[[ -f $slurm_dir/$f.pid ]] && kill "$(cat "$slurm_dir/$f.pid")" 2>/dev/null
+		[[ -f $slurm_dir/$f.pid ]] || continue
+		p=$(cat "$slurm_dir/$f.pid")
+		kill "$p" 2>/dev/null && pids+=("$p")
 	done
-	[[ -z ${slurm_hosts_bound:-} ]] || umount /etc/hosts
-	[[ -z ${slurm_lo_added:-} ]] || ip addr del 127.0.0.2/8 dev lo
+	# the daemons and the jobs' slurmstepd gone, their cgroups empty
+	for p in "${pids[@]}"; do
+		while [[ -d /proc/$p ]] && ((SECONDS < until)); do
+			sleep 0.1
+		done
+	done
+	while pgrep -x slurmstepd >/dev/null && ((SECONDS < until)); do
+		sleep 0.1
+	done
+	# slurmd's scope, then system.slice where slurm_up made it, then the
+	# controllers enabled at the root since
+	for d in /sys/fs/cgroup/system.slice/*slurmstepd.scope; do
+		[[ -d $d ]] && find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
+	done
+	[[ ! -e $slurm_dir/made-system.slice ]] || rmdir /sys/fs/cgroup/system.slice 2>/dev/null
+	if [[ -f $slurm_dir/root-controllers ]]; then
+		for c in $(cat /sys/fs/cgroup/cgroup.subtree_control); do
+			grep -qw "$c" "$slurm_dir/root-controllers" ||
+				echo "-$c" >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+		done
+	fi
+	[[ ! -e $slurm_dir/hosts-bound ]] || umount /etc/hosts
+	[[ ! -e $slurm_dir/lo-added ]] || ip addr del 127.0.0.2/8 dev lo
 	return 0
 }
 
