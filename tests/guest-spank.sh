@@ -56,24 +56,23 @@ check "slurmctld and slurmd started, compat_yield.so in plugstack.conf (default=
 spank_read='cg=$(sed -n "s|^0::\(.*/job_[0-9][0-9]*\)/.*|\1|p" /proc/self/cgroup)
 cat "/sys/fs/cgroup$cg/cpu.compat_yield"'
 echo "$spank_read" >"$slurm_dir/read.sh"
-# spank_value NAME [OPTION...]: that value, in the job NAME (srun)
-spank_value() {
-	local name=$1
-	shift
-	timeout 120 bash -c '. "$1"; shift; slurm_run "$@"' - \
-		"$(dirname "${BASH_SOURCE[0]}")/../bench/jobs/slurm.sh" "$name" "$@" bash -c "$spank_read" 2>&1
+# spank_run SECONDS NAME [SRUN OPTION...] CMD...: slurm_run, ended after
+# SECONDS
+spank_run() {
+	timeout "$1" bash -c '. "$1"; shift; slurm_run "$@"' - \
+		"$(dirname "${BASH_SOURCE[0]}")/../bench/jobs/slurm.sh" "${@:2}"
 }
+# spank_value NAME [OPTION...]: that value, in the job NAME (srun)
+spank_value() { spank_run 120 "$@" bash "$slurm_dir/read.sh" 2>&1; }
 # spank_cpu NAME [OPTION...]: the part of the last CPU a yield loop alone
 # in the job NAME gets in 2 s while a getppid() loop of another job runs
 # there; "x (why)" when it cannot tell
 spank_cpu() {
-	local name=$1 marker=$slurm_dir/hog-$1 hpid out t overlap
+	local name=$1 marker=$slurm_dir/hog-$1 hpid out t overlap y w
 	shift
 	rm -f "$marker"
 	# it runs until cancelled once the yield loop's job is done
-	timeout 300 bash -c '. "$1"; shift; slurm_run "$@"' - \
-		"$(dirname "${BASH_SOURCE[0]}")/../bench/jobs/slurm.sh" "hog-$name" \
-		bash -c 'touch "$1"; exec "$2/yield-share" -m getppid -n 0 -d 200 -f kv' - \
+	spank_run 300 "hog-$name" bash -c 'touch "$1"; exec "$2/yield-share" -m getppid -n 0 -d 200 -f kv' - \
 		"$marker" "$SCY_BIN" >/dev/null 2>&1 &
 	hpid=$!
 	# the other job runs from when its task makes the marker
@@ -81,9 +80,7 @@ spank_cpu() {
 	while [[ ! -e $marker ]] && ((SECONDS < t)) && kill -0 "$hpid" 2>/dev/null; do
 		sleep 0.1
 	done
-	out=$(timeout 120 bash -c '. "$1"; shift; slurm_run "$@"' - \
-		"$(dirname "${BASH_SOURCE[0]}")/../bench/jobs/slurm.sh" "$name" "$@" \
-		"$SCY_BIN/yield-share" -n 0 -d 2 -f kv 2>&1)
+	out=$(spank_run 120 "$name" "$@" "$SCY_BIN/yield-share" -n 0 -d 2 -f kv 2>&1)
 	overlap=0
 	if [[ -e $marker ]] && kill -0 "$hpid" 2>/dev/null; then overlap=1; fi
 	scancel --name="hog-$name" 2>/dev/null
@@ -92,9 +89,9 @@ spank_cpu() {
 		echo "x (the getppid() job did not run all through the yield loop's)"
 		return
 	fi
-	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
-		END { if (v["wall_s"] > 0 && v["yielder_cpu_ns"] != "")
-			printf "%.4f\n", v["yielder_cpu_ns"] / (v["wall_s"] * 1e9) }' <<<"$out" | grep . ||
+	y=$(field yielder_cpu_ns "$out")
+	w=$(field wall_s "$out")
+	awk -v y="$y" -v w="$w" 'BEGIN { if (w > 0 && y != "") printf "%.4f\n", y / (w * 1e9) }' | grep . ||
 		echo "x ($out)"
 }
 if [[ $spank_rc != 0 ]]; then
