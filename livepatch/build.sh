@@ -29,24 +29,39 @@ set -euo pipefail
 
 kver=${1:?usage: livepatch/build.sh KVER [OUT|--kernel]}
 # the livepatch's version, before the kernel's release in DKMS's
-LP_VERSION=0.2
+LP_VERSION=0.3
 kver_check "$kver"
-# the series' patch that adds the switch and the compat yield (the one that
-# adds CONFIG_SCHED_COMPAT_YIELD); the livepatch takes that one only
-compat_patch() {
-	local p
-	for p in $(series_patches "$SCY_REPO/kernel-patches/v$kver"); do
-		grep -qx '+config SCHED_COMPAT_YIELD' "$p" && { echo "$p"; return 0; }
+# the series' patches whose fair.c the livepatch takes, each with the
+# other files it may change (which the livepatch does without, or does
+# itself): the one that adds the switch and the compat yield (it adds
+# CONFIG_SCHED_COMPAT_YIELD; its boot parameter's documentation and the
+# Kconfig options: the module's parameters and this build stand in for
+# them), the tracepoint's (the yield paths as the series has them; its
+# declaration and export: the livepatch has a stub that is never enabled)
+# and the one that adds cpu.compat_yield (core.c's file and offline hook
+# and sched.h's field of struct task_group: livepatch_compat_yield.c has a
+# table of its own and a livepatch of cpu_cgroup_css_released()). Prints
+# "PATCH OTHER-FILES-REGEX" lines.
+fair_patches() {
+	local p line rest
+	for line in '+config SCHED_COMPAT_YIELD|Documentation/admin-guide/kernel-parameters\.txt|init/Kconfig' \
+		'+DECLARE_TRACE(sched_yield_fair_tp,|include/trace/events/sched\.h|kernel/sched/core\.c' \
+		'+		.name = "compat_yield",|kernel/sched/core\.c|kernel/sched/sched\.h|init/Kconfig'; do
+		rest=${line#*|}
+		for p in $(series_patches "$SCY_REPO/kernel-patches/v$kver"); do
+			grep -qxF -- "${line%%|*}" "$p" && { echo "$p $rest"; continue 2; }
+		done
+		die "no patch of kernel-patches/v$kver has the line '${line%%|*}'"
 	done
-	die "no patch of kernel-patches/v$kver adds CONFIG_SCHED_COMPAT_YIELD"
 }
+fps=$(fair_patches) || exit 1
 out=${2:-$SCY_REPO/results/livepatch-$kver}
 dk=$(bash "$SCY_REPO/vm/debian-kernel.sh" "$kver")
 krel=$(cat "$dk/release")
 if [[ $out == --kernel ]]; then
-	first=$(compat_patch)
 	hash=$(cd "$SCY_REPO/livepatch" && cat build.sh extract.py klp-convert.py Makefile Kbuild \
-		dkms.conf livepatch_compat_yield.c klp-core.h lp_test_other.c "$kver.list" "$first" |
+		dkms.conf livepatch_compat_yield.c klp-core.h lp_test_other.c "$kver.list" \
+		$(cut -d' ' -f1 <<<"$fps") |
 		sha256sum | cut -c1-12)
 	# the kernel by release and Debian version: a new upload of the same
 	# ABI name is another kernel
@@ -87,31 +102,29 @@ conf=${conf//@VERSION@/$LP_VERSION+$krel}
 conf=${conf//@KERNEL@/^$(sed 's/[.+]/\\&/g' <<<"$krel")\$}
 printf '%s\n' "$conf" >"$src/dkms.conf"
 
-# fair.c with the series' compat-yield patch (the one that adds the switch
-# and the compat yield; the next adds a tracepoint the binary kernel lacks;
-# on 6.12 the one before it fixes reweight_entity() for the default yield
-# as well, and Debian's kernel keeps its own reweight_entity()).
-first=$(compat_patch)
-# Its other files are the boot parameter's documentation and the Kconfig
-# options, which a module does without (its parameters and this build
-# stand in for them); a change to any other file would be dropped here,
-# so it stops the build, as does a hunk that does not apply exactly.
-dropped=$(sed -n 's|^diff --git a/\([^ ]*\) .*|\1|p' "$first" |
-	grep -vxE 'kernel/sched/fair\.c|Documentation/admin-guide/kernel-parameters\.txt|init/Kconfig' || true)
-[[ -z $dropped ]] ||
-	die "${first#"$SCY_REPO"/} changes $(echo $dropped), which the livepatch does not take"
+# fair.c with the series' patches that change the yield (fair_patches);
+# on 6.12 the patch before them fixes reweight_entity() for the default
+# yield as well, and Debian's kernel keeps its own reweight_entity(). A
+# change to a file a patch may not change would be dropped here, so it
+# stops the build, as does a hunk that does not apply exactly.
 mkdir -p "$out/fair/kernel/sched"
 cp "$ref/kernel/sched/fair.c" "$out/fair/kernel/sched/"
-awk '/^diff --git / { on = ($3 == "a/kernel/sched/fair.c") } /^-- $/ { on = 0 } on' "$first" |
-	patch -d "$out/fair" -p1 -s -f --fuzz=0 --no-backup-if-mismatch >/dev/null ||
-	die "${first#"$SCY_REPO"/} does not apply to linux-source-$kver's fair.c without fuzz"
+while read -r p others; do
+	dropped=$(sed -n 's|^diff --git a/\([^ ]*\) .*|\1|p' "$p" |
+		grep -vxE "kernel/sched/fair\\.c|$others" || true)
+	[[ -z $dropped ]] ||
+		die "${p#"$SCY_REPO"/} changes $(echo $dropped), which the livepatch does not take"
+	awk '/^diff --git / { on = ($3 == "a/kernel/sched/fair.c") } /^-- $/ { on = 0 } on' "$p" |
+		patch -d "$out/fair" -p1 -s -f --fuzz=0 --no-backup-if-mismatch >/dev/null ||
+		die "${p#"$SCY_REPO"/} does not apply to linux-source-$kver's fair.c without fuzz"
+done <<<"$fps"
 { cat "$dk/.config"; echo CONFIG_SCHED_COMPAT_YIELD=y; echo CONFIG_SCHED_COMPAT_YIELD_SYSCTL=y; } >"$out/fair/config"
 # Every definition the series adds or changes in fair.c is copied (or is
 # boot-only): the livepatch does what the patched kernel does.
 changed=$(python3 "$SCY_REPO/livepatch/extract.py" --changed "$out/fair/config" \
 	"$ref/kernel/sched/fair.c" "$out/fair/kernel/sched/fair.c" | sort)
 missing=$(comm -23 <(echo "$changed") \
-	<(awk '$1 == "copy" || $1 == "boot" { print $2 }' "$SCY_REPO/livepatch/$kver.list" | sort))
+	<(awk '$1 == "copy" || $1 == "boot" || $1 == "own" { print $2 }' "$SCY_REPO/livepatch/$kver.list" | sort))
 [[ -z $missing ]] ||
 	die "the series changes $(echo $missing) in fair.c, which livepatch/$kver.list does not take"
 python3 "$SCY_REPO/livepatch/extract.py" "$out/fair/config" "$out/fair/kernel/sched/fair.c" \
@@ -124,13 +137,13 @@ python3 "$SCY_REPO/livepatch/extract.py" "$out/fair/config" "$out/fair/kernel/sc
 # renamed (.isra, .constprop) or duplicated one stops the build here, not
 # the load on the target.
 smap=$(debian_system_map "$krel" "$debver")
-# extract.py's names with their kind, and klp-core.h's two (the livepatch
-# core's list of patches and the image's build ID; the Makefile relocates
-# them)
+# extract.py's names with their kind, klp-core.h's (the Makefile's
+# LP_CORE_SYMS, which it relocates) and the functions the livepatch
+# replaces, which the livepatch core finds by name alike
 {
 	cat "$gen/klp-syms.kind"
-	echo "klp_patches data"
-	echo "vmlinux_build_id data"
+	sed -n 's/^LP_CORE_SYMS := //p' "$SCY_REPO/livepatch/Makefile" | tr ' :' '\n '
+	sed -n 's/^\t\t\.old_name = "\(.*\)",$/\1 text/p' "$SCY_REPO/livepatch/livepatch_compat_yield.c"
 } >"$out/klp-names"
 # text: t/T, or W (a weak definition nothing overrode); data: d/D/b/B/r/R
 # or V, and neither per-CPU (an offset below the kernel's base) nor in the
@@ -202,6 +215,7 @@ if [[ ${SCY_LIVEPATCH_TESTS:-0} == 1 ]]; then
 	build missing-symbol "$out/test/missing" LP_CFLAGS=-DLP_TEST_MISSING_SYMBOL \
 		LP_KLP_EXTRA=lp_test_missing_symbol LP_NAME=livepatch_compat_yield_missing
 	build upgrade "$out/test/next" LP_NAME=livepatch_compat_yield_next
+	build third "$out/test/third" LP_NAME=livepatch_compat_yield_third
 	build stock-window "$out/test/window" LP_NAME=livepatch_compat_yield_next \
 		LP_CFLAGS=-DLP_TEST_STOCK_WINDOW
 	build other-cumulative "$out/test/replace" LP_SRC=lp_test_other LP_NAME=lp_test_replace \
@@ -216,6 +230,7 @@ if [[ ${SCY_LIVEPATCH_TESTS:-0} == 1 ]]; then
 	cp "$out/test/otherid/livepatch_compat_yield_otherid.ko" "$out/test/other-build-id.ko"
 	cp "$out/test/missing/livepatch_compat_yield_missing.ko" "$out/test/missing-symbol.ko"
 	cp "$out/test/next/livepatch_compat_yield_next.ko" "$out/test/replace/lp_test_replace.ko" \
+		"$out/test/third/livepatch_compat_yield_third.ko" \
 		"$out/test/stack/lp_test_stack.ko" "$out/test/yield/lp_test_yield.ko" \
 		"$out/test/state/lp_test_state.ko" "$out/test/"
 fi

@@ -11,6 +11,10 @@ line, what the livepatch takes from FAIR_C:
                 binary kernel inlined
     boot NAME   what the series adds for a kernel's boot only (its boot
                 parameter, its initcall): not taken
+    own NAME    a definition of the series that reads or writes what a
+                module cannot add to the running kernel (a field of struct
+                task_group): not taken, livepatch_compat_yield.c defines
+                its own
     klp NAME    a function or variable the binary kernel has out of line:
                 declared here as a weak external, resolved at load time
                 through a livepatch relocation (klp-convert.py); one that
@@ -233,6 +237,11 @@ def main():
         entries = [l.split() for l in f if l.strip() and not l.startswith('#')]
     for kind, name in entries:
         if kind == 'boot':
+            continue
+        if kind == 'own':
+            if len(definitions(lines, active, name)) != 1:
+                sys.exit('extract.py: %s: own %s: not defined once in the active code'
+                         % (src, name))
             continue
         defs = definitions(lines, active, name)
         where = lines

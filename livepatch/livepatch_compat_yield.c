@@ -5,9 +5,12 @@
  *
  * The code that yields is not written here. compat_yield.c is generated
  * at build time by extract.py from kernel/sched/fair.c of the matching
- * linux-source with the series' first patch applied: the series' switch,
+ * linux-source with the series' patches applied: the series' switch,
  * compat yield and yield paths as the patched kernel has them, and the
- * stock helpers they use that the binary kernel inlined. The kernel's
+ * stock helpers they use that the binary kernel inlined. What the series
+ * keeps in struct task_group, each group's cpu.compat_yield, is kept here
+ * in a table, with the file added to the cpu controller while the patch
+ * is enabled. The kernel's
  * functions that the binary has out of line are declared in klp-syms.h
  * and reached through livepatch relocations (klp-convert.py): the
  * livepatch core resolves them by name, and refuses an ambiguous or
@@ -15,7 +18,8 @@
  *
  * yield_task_fair() and yield_to_task_fair() are replaced: the second so
  * that yield_to() (KVM's directed yield) keeps the default path, as in
- * the series. The switch's files exist while the patch is enabled, with
+ * the series; and cpu_cgroup_css_released(), so that a group leaves the
+ * table when it is released. The switch's files exist while the patch is enabled, with
  * the series' ABI: /sys/kernel/sched_compat_yield and, when the module is
  * loaded with sysctl=1, kernel.sched_compat_yield (the series' option
  * CONFIG_SCHED_COMPAT_YIELD_SYSCTL, off by default there too: programs
@@ -31,22 +35,27 @@
  * functions.
  *
  * Upgrade. A build loaded while an earlier one (of this state) runs takes
- * over from it: the switch's value before any task runs the new code,
- * the files once every task does. By default it replaces the earlier
+ * over from it: the switch's value and the groups at 1 before any task
+ * runs the new code, the files once every task does (cpu.compat_yield is
+ * gone from the groups for that moment; writes to the earlier build's
+ * file until then are carried over). By default it replaces the earlier
  * build (.replace), which then only has to be unloaded; it is refused if
  * that would remove another vendor's livepatch as well, and with
  * replace=0 it stacks on the earlier build instead, which is then
  * disabled by hand (disabled first, the later build hands the files and
- * the value back). In no case does a task run the stock yield in between.
+ * the values back to the latest build still enabled). In no case does a task run the stock yield in between.
  * What a build hands to the next is struct lp_switch, its layout fixed by
  * the state's version; the core lets a build of a later version follow
  * one of an earlier version, so a later layout must still read this one.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cgroup.h>
 #include <linux/kernfs.h>
 #include <linux/livepatch.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
 #include <linux/utsname.h>
 #include <generated/utsversion.h>
 
@@ -83,7 +92,210 @@ static inline bool cfs_bandwidth_used(void)
 	return static_key_count(&__cfs_bandwidth_used) > 0;
 }
 
+/*
+ * What compat_yield.c needs the module to provide: the series declares
+ * sched_compat_yield_parse() in sched.h, for core.c's file handler, and
+ * sched_compat_yield_top() reads a field the series adds to struct
+ * task_group, which a module cannot; this one keeps a table instead
+ * (below). The series' tracepoint is not in the running kernel: a stub
+ * that is never enabled, so that its calls compile away.
+ */
+int sched_compat_yield_parse(const char *buf, size_t len, bool *on);
+static int sched_compat_yield_top(struct task_struct *p);
+
+static inline bool trace_sched_yield_fair_tp_enabled(void)
+{
+	return false;
+}
+
+static inline void trace_sched_yield_fair_tp(struct task_struct *p,
+					     bool compat, int level,
+					     u64 vruntime_before,
+					     u64 vruntime_after,
+					     unsigned int nr_running)
+{
+}
+
 #include "compat_yield.c"
+
+/*
+ * cpu.compat_yield, a group's own switch, as the series has it, kept in a
+ * table of the groups at 1 instead of a field of struct task_group. An
+ * entry is the serial number of the group's css (serial_nr), which no
+ * other css of the boot has, also after the cpu controller is disabled
+ * and enabled again in that cgroup; an autogroup's task group, which has
+ * no css, has 0 there and is never at 1. Entries leave the table when
+ * their group is released (cpu_cgroup_css_released(), replaced below):
+ * later than the series' offline hook, once the group's last task is
+ * gone, which changes no yield. An entry that stays behind (on a failed
+ * allocation) matches no group; it only keeps the static key on. The
+ * table, sorted, is replaced as a whole under sched_compat_yield_mutex and
+ * read under RCU; sched_compat_yield_groups counts its entries, so that
+ * the static key is on while the switch is 1 or a group is at 1. A yield
+ * looks each ancestor up by binary search: O(depth * log(groups)).
+ */
+struct lp_groups {
+	struct rcu_head rcu;
+	unsigned int nr;
+	u64 serial[];		/* ascending */
+};
+
+static struct lp_groups __rcu *lp_groups;
+
+static struct task_group *lp_css_tg(struct cgroup_subsys_state *css)
+{
+	return container_of(css, struct task_group, css);
+}
+
+/* The index of @serial in @gs, or where it would go, -1 - that index */
+static int lp_group_find(const struct lp_groups *gs, u64 serial)
+{
+	unsigned int lo = 0, hi = gs ? gs->nr : 0, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (gs->serial[mid] == serial)
+			return mid;
+		if (gs->serial[mid] < serial)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1 - (int)lo;
+}
+
+/*
+ * Replace the table by the @n ascending serial numbers of @s (a copy),
+ * with sched_compat_yield_mutex held; the static key follows.
+ */
+static int lp_groups_replace(const u64 *s, unsigned int n)
+{
+	struct lp_groups *gs = NULL, *old;
+
+	lockdep_assert_held(&sched_compat_yield_mutex);
+	if (n) {
+		gs = kmalloc(struct_size(gs, serial, n), GFP_KERNEL);
+		if (!gs)
+			return -ENOMEM;
+		gs->nr = n;
+		memcpy(gs->serial, s, n * sizeof(*s));
+	}
+	old = rcu_dereference_protected(lp_groups,
+					lockdep_is_held(&sched_compat_yield_mutex));
+	rcu_assign_pointer(lp_groups, gs);
+	sched_compat_yield_groups = n;
+	sched_compat_yield_update_key();
+	if (old)
+		kfree_rcu(old, rcu);
+	return 0;
+}
+
+/* cpu.compat_yield of the group whose css has @serial to @on */
+static int lp_group_set(u64 serial, bool on)
+{
+	struct lp_groups *gs;
+	unsigned int nr, i;
+	int idx, ret = 0;
+	u64 *s;
+
+	mutex_lock(&sched_compat_yield_mutex);
+	gs = rcu_dereference_protected(lp_groups,
+				       lockdep_is_held(&sched_compat_yield_mutex));
+	idx = lp_group_find(gs, serial);
+	if (on == (idx >= 0))
+		goto out;
+	nr = gs ? gs->nr : 0;
+	s = kmalloc_array(nr + 1, sizeof(*s), GFP_KERNEL);
+	if (!s) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (on) {
+		/* insert at -1 - idx */
+		idx = -1 - idx;
+		for (i = 0; i < idx; i++)
+			s[i] = gs->serial[i];
+		s[idx] = serial;
+		for (i = idx; i < nr; i++)
+			s[i + 1] = gs->serial[i];
+		nr++;
+	} else {
+		for (i = 0; i < idx; i++)
+			s[i] = gs->serial[i];
+		for (i = idx + 1; i < nr; i++)
+			s[i - 1] = gs->serial[i];
+		nr--;
+	}
+	ret = lp_groups_replace(s, nr);
+	kfree(s);
+out:
+	mutex_unlock(&sched_compat_yield_mutex);
+	return ret;
+}
+
+static bool lp_group_on(u64 serial)
+{
+	bool on;
+
+	rcu_read_lock();
+	on = lp_group_find(rcu_dereference(lp_groups), serial) >= 0;
+	rcu_read_unlock();
+	return on;
+}
+
+/*
+ * The series' sched_compat_yield_top(), on the table: the depth of the
+ * entity of the highest group at 1 above @p, 0 with the switch at 1, -1
+ * for the default yield. Under the rq lock.
+ */
+static int sched_compat_yield_top(struct task_struct *p)
+{
+	const struct lp_groups *gs;
+	struct task_group *tg;
+	int levels = 0, highest = -1;
+
+	if (READ_ONCE(sched_compat_yield_all))
+		return 0;
+	rcu_read_lock();
+	gs = rcu_dereference(lp_groups);
+	for (tg = task_group(p); gs && tg && tg->parent; tg = tg->parent) {
+		if (lp_group_find(gs, tg->css.serial_nr) >= 0)
+			highest = levels;
+		levels++;
+	}
+	rcu_read_unlock();
+	return highest >= 0 ? levels - 1 - highest : -1;
+}
+
+static u64 lp_cpu_compat_yield_read_u64(struct cgroup_subsys_state *css,
+					struct cftype *cft)
+{
+	return lp_group_on(css->serial_nr);
+}
+
+/* Exactly "0" or "1", with an optional newline, as the machine's switch */
+static ssize_t lp_cpu_compat_yield_write(struct kernfs_open_file *of,
+					 char *buf, size_t nbytes, loff_t off)
+{
+	bool on;
+	int ret;
+
+	ret = sched_compat_yield_parse(buf, nbytes, &on);
+	if (ret)
+		return ret;
+	ret = lp_group_set(of_css(of)->serial_nr, on);
+	return ret ? ret : nbytes;
+}
+
+static struct cftype lp_cpu_files[] = {
+	{
+		.name = "compat_yield",
+		.flags = CFTYPE_NOT_ON_ROOT,
+		.read_u64 = lp_cpu_compat_yield_read_u64,
+		.write = lp_cpu_compat_yield_write,
+	},
+	{ }
+};
 
 /*
  * LP_TEST_STOCK_WINDOW, a test build: an upgrade takes the switch's value
@@ -121,9 +333,14 @@ MODULE_PARM_DESC(replace, "Upgrade: replace the running build (default: yes) or 
  * build hands to the next (struct lp_switch), fixed for a state version.
  */
 #define LP_STATE_ID		0x73637900UL	/* "scy" */
-#define LP_STATE_VERSION	1
+#define LP_STATE_VERSION	2
 #define LP_SWITCH_MAGIC		0x5c7e1d01U	/* a build of this livepatch */
 
+/*
+ * Version 1: the switch and its files. Version 2 adds the groups' switch,
+ * cpu.compat_yield: its table (handed over as the ascending css serial
+ * numbers of the groups at 1) and its file.
+ */
 struct lp_switch {
 	u32 magic;				/* LP_SWITCH_MAGIC */
 	int (*get)(void);			/* the switch's value */
@@ -131,15 +348,34 @@ struct lp_switch {
 	int (*create)(bool with_sysctl);	/* put its files up */
 	struct ctl_table_header *sysctl;	/* kernel.sched_compat_yield */
 	bool files;				/* its files are up */
+	/* version 2 */
+	/* copy up to @max of the groups at 1 to @s: how many there are */
+	unsigned int (*groups_get)(u64 *s, unsigned int max);
+	/* the groups at 1 are the @n of @s */
+	int (*groups_put)(const u64 *s, unsigned int n);
+	/* the group of css serial number @serial is released */
+	void (*group_clear)(u64 serial);
+	int (*groups_create)(void);		/* put cpu.compat_yield up */
+	void (*groups_remove)(void);		/* and take it out */
 };
 
 static int lp_files_create(bool with_sysctl);
+static unsigned int lp_groups_get(u64 *s, unsigned int max);
+static int lp_groups_put(const u64 *s, unsigned int n);
+static void lp_group_clear(u64 serial);
+static int lp_groups_create(void);
+static void lp_groups_remove(void);
 
 static struct lp_switch lp_switch = {
 	.magic = LP_SWITCH_MAGIC,
 	.get = sched_compat_yield_get,
 	.set = sched_compat_yield_set,
 	.create = lp_files_create,
+	.groups_get = lp_groups_get,
+	.groups_put = lp_groups_put,
+	.group_clear = lp_group_clear,
+	.groups_create = lp_groups_create,
+	.groups_remove = lp_groups_remove,
 };
 
 static struct klp_patch lp_patch;
@@ -147,16 +383,20 @@ static struct klp_patch lp_patch;
 /* The earlier build this one takes over from, while it does. */
 static struct lp_switch *lp_prev;
 /*
- * The earlier build this one stacked on (replace=0), to hand the files
- * back to if this one is disabled first. Only compared, never followed,
- * until lp_below_live() finds it among the enabled patches.
+ * The build whose table of groups this one keeps in step with its own
+ * (a group released is cleared in both) while tasks run either build's
+ * code: an upgrade's earlier build, or in a roll-back the build below.
+ * A build of state version 2 or later; set and read under cgroup_mutex,
+ * which cpu_cgroup_css_released() runs under.
  */
-static struct lp_switch *lp_below;
+static struct lp_switch *lp_peer;
+/* cpu.compat_yield is in the cpu controller's groups, by this build */
+static bool lp_groups_files;
 /* /sys/kernel/sched_compat_yield existed when this module was loaded. */
 static bool lp_knob_existed;
 
 static const char *const lp_func_names[] = {
-	"yield_task_fair", "yield_to_task_fair",
+	"yield_task_fair", "yield_to_task_fair", "cpu_cgroup_css_released",
 };
 
 /* The switch in @state if it is a build of this livepatch's, else NULL. */
@@ -172,19 +412,27 @@ static struct lp_switch *lp_switch_of(struct klp_patch *patch)
 	return lp_switch_in(klp_get_state(patch, LP_STATE_ID));
 }
 
-/* lp_below, if the build it belongs to is still enabled. */
-static struct lp_switch *lp_below_live(void)
+/*
+ * The build of this livepatch that owns the files once this one is
+ * disabled: the latest enabled one but this, whichever it stacked on
+ * (three builds stacked, the middle one disabled first, leave the first
+ * to take over from the last); its state's version in @version.
+ */
+static struct lp_switch *lp_owner_below(unsigned int *version)
 {
+	struct lp_switch *sw, *owner = NULL;
 	struct klp_patch *patch;
 
-	if (!lp_below)
-		return NULL;
 	list_for_each_entry(patch, &klp_patches, list) {
-		if (patch != &lp_patch && patch->enabled &&
-		    lp_switch_of(patch) == lp_below)
-			return lp_below;
+		if (patch == &lp_patch || !patch->enabled)
+			continue;
+		sw = lp_switch_of(patch);
+		if (sw) {
+			owner = sw;
+			*version = klp_get_state(patch, LP_STATE_ID)->version;
+		}
 	}
-	return NULL;
+	return owner;
 }
 
 /*
@@ -218,6 +466,103 @@ static struct klp_patch *lp_other_patch(bool any, const char **name)
 		}
 	}
 	return NULL;
+}
+
+/*
+ * cpu_cgroup_css_released() of the kernel, with the group's entry taken
+ * out first, of this build's table and of its peer's.
+ */
+static void lp_cpu_cgroup_css_released(struct cgroup_subsys_state *css)
+{
+	struct lp_switch *peer = READ_ONCE(lp_peer);
+
+	lp_group_clear(css->serial_nr);
+	if (peer)
+		peer->group_clear(css->serial_nr);
+	sched_release_group(lp_css_tg(css));
+}
+
+static unsigned int lp_groups_get(u64 *s, unsigned int max)
+{
+	struct lp_groups *gs;
+	unsigned int n;
+
+	mutex_lock(&sched_compat_yield_mutex);
+	gs = rcu_dereference_protected(lp_groups,
+				       lockdep_is_held(&sched_compat_yield_mutex));
+	n = gs ? gs->nr : 0;
+	if (min(n, max))
+		memcpy(s, gs->serial, min(n, max) * sizeof(*s));
+	mutex_unlock(&sched_compat_yield_mutex);
+	return n;
+}
+
+static int lp_groups_put(const u64 *s, unsigned int n)
+{
+	int ret;
+
+	mutex_lock(&sched_compat_yield_mutex);
+	ret = lp_groups_replace(s, n);
+	mutex_unlock(&sched_compat_yield_mutex);
+	return ret;
+}
+
+/*
+ * A group released: out of the table. Should the smaller table not be
+ * allocated, the entry stays: no css has its serial number again.
+ */
+static void lp_group_clear(u64 serial)
+{
+	if (lp_group_set(serial, false))
+		pr_warn_ratelimited("a released group stays in the table (no memory); the static key stays on\n");
+}
+
+/*
+ * The groups at 1 of @from become those of @to (builds of state version 2
+ * or later), with cgroup_mutex held, so that no group is released
+ * meanwhile; the count may grow between the two looks, hence the loop.
+ */
+static int lp_groups_copy(struct lp_switch *from, struct lp_switch *to)
+{
+	unsigned int n, max = 0;
+	u64 *s = NULL;
+	int ret;
+
+	lockdep_assert_held(&cgroup_mutex);
+	for (;;) {
+		n = from->groups_get(s, max);
+		if (n <= max)
+			break;
+		kfree(s);
+		max = n + 8;
+		s = kmalloc_array(max, sizeof(*s), GFP_KERNEL);
+		if (!s)
+			return -ENOMEM;
+	}
+	ret = to->groups_put(s, n);
+	kfree(s);
+	return ret;
+}
+
+static int lp_groups_create(void)
+{
+	int ret;
+
+	if (lp_groups_files)
+		return 0;
+	ret = cgroup_add_dfl_cftypes(&cpu_cgrp_subsys, lp_cpu_files);
+	if (!ret)
+		lp_groups_files = true;
+	return ret;
+}
+
+/* Removing the files waits for the writers in them. */
+static void lp_groups_remove(void)
+{
+	if (!lp_groups_files)
+		return;
+	cgroup_rm_cftypes(lp_cpu_files);
+	lp_groups_files = false;
 }
 
 /* The switch's files, with the sysctl when @with_sysctl. */
@@ -259,7 +604,8 @@ static void lp_files_remove(struct lp_switch *sw)
 
 /*
  * Before the new functions run: refuse a conflict; take the switch's
- * value from the earlier build, or set it and put the files up.
+ * value and the groups at 1 from the earlier build, or set the switch and
+ * put the files up.
  */
 static int lp_pre_patch(struct klp_object *obj)
 {
@@ -267,6 +613,7 @@ static int lp_pre_patch(struct klp_object *obj)
 	struct lp_switch *prev_sw = lp_switch_in(prev);
 	struct klp_patch *other;
 	const char *name = NULL;
+	int ret;
 
 #ifdef LP_TEST_MISSING_SYMBOL
 	if (READ_ONCE(lp_never))
@@ -293,6 +640,16 @@ static int lp_pre_patch(struct klp_object *obj)
 		return -EBUSY;
 	}
 	if (prev_sw) {
+		if (prev->version >= 2) {
+			/* in step with the earlier build's table from now */
+			mutex_lock(&cgroup_mutex);
+			ret = lp_groups_copy(prev_sw, &lp_switch);
+			if (!ret)
+				WRITE_ONCE(lp_peer, prev_sw);
+			mutex_unlock(&cgroup_mutex);
+			if (ret)
+				return ret;
+		}
 		lp_prev = prev_sw;
 #ifndef LP_TEST_STOCK_WINDOW
 		sched_compat_yield_set(lp_prev->get());
@@ -305,49 +662,119 @@ static int lp_pre_patch(struct klp_object *obj)
 
 /*
  * Every task runs this build's functions: take the files over from the
- * earlier build, after its last writer, with the value it left.
+ * earlier build, after its last writer, with the values it left; put
+ * cpu.compat_yield up (also on a fresh start, only now: a group released
+ * during the transition by a task of the stock code would stay in the
+ * table).
  */
 static void lp_post_patch(struct klp_object *obj)
 {
+	struct lp_switch *prev = lp_prev, *peer;
 	bool with_sysctl;
 	int ret;
 
-	if (!lp_prev)
-		return;
-	with_sysctl = sysctl || lp_prev->sysctl;
-	lp_files_remove(lp_prev);
+	if (prev) {
+		with_sysctl = sysctl || prev->sysctl;
+		lp_files_remove(prev);
+		peer = lp_peer;
+		if (peer) {
+			/*
+			 * Its file gone, the writes it took are copied; the
+			 * tables stay in step until then.
+			 */
+			peer->groups_remove();
+			mutex_lock(&cgroup_mutex);
+			if (lp_groups_copy(peer, &lp_switch))
+				pr_err("the groups at 1 set during the upgrade could not be taken over\n");
+			WRITE_ONCE(lp_peer, NULL);
+			mutex_unlock(&cgroup_mutex);
+		}
 #ifdef LP_TEST_STOCK_WINDOW
-	msleep(LP_TEST_STOCK_WINDOW_MS);
+		msleep(LP_TEST_STOCK_WINDOW_MS);
 #endif
-	sched_compat_yield_set(lp_prev->get());
-	if (!lp_patch.replace)
-		lp_below = lp_prev;
-	lp_prev = NULL;
-	ret = lp_files_create(with_sysctl);
+		sched_compat_yield_set(prev->get());
+		lp_prev = NULL;
+		ret = lp_files_create(with_sysctl);
+		if (ret)
+			pr_err("the switch's files could not be created (%d); the switch stays at %d\n",
+			       ret, sched_compat_yield_get());
+	} else {
+		/* a roll-back reversed: this build stays */
+		mutex_lock(&cgroup_mutex);
+		WRITE_ONCE(lp_peer, NULL);
+		mutex_unlock(&cgroup_mutex);
+	}
+	ret = lp_groups_create();
 	if (ret)
-		pr_err("the switch's files could not be created (%d); the switch stays at %d\n",
-		       ret, sched_compat_yield_get());
+		pr_err("cpu.compat_yield could not be created (%d); the groups at 1 stay so\n",
+		       ret);
+}
+
+/* The build below that takes the files over when this one is disabled */
+static struct lp_switch *lp_below;
+static unsigned int lp_below_version;
+
+/*
+ * Before tasks return to the stock functions or those of an earlier build
+ * of this livepatch that is still enabled (the latest one): when this
+ * build has the files, that build gets the switch's value and the groups
+ * at 1 now, and the two tables stay in step until the end; this build's
+ * cpu.compat_yield goes first, so that nothing changes the groups
+ * meanwhile.
+ */
+static void lp_pre_unpatch(struct klp_object *obj)
+{
+	lp_below = NULL;
+	if (!lp_switch.files)
+		return;
+	lp_below = lp_owner_below(&lp_below_version);
+	if (!lp_below)
+		return;
+	lp_below->set(sched_compat_yield_get());
+	if (lp_below_version < 2)
+		return;
+	lp_groups_remove();
+	mutex_lock(&cgroup_mutex);
+	if (lp_groups_copy(&lp_switch, lp_below)) {
+		pr_err("the groups at 1 could not be handed to the build below: none is there\n");
+		lp_below->groups_put(NULL, 0);
+	}
+	WRITE_ONCE(lp_peer, lp_below);
+	mutex_unlock(&cgroup_mutex);
 }
 
 /*
- * The stock functions are back, or those of the build this one stacked
- * on: the files go, unless a later build took them, or go back to that
- * build with the switch's value; then this build's switch returns to 0.
+ * The stock functions are back, or those of the build below: the files
+ * go, unless a later build took them, or go to the build below with the
+ * switch's value (written to this build's file meanwhile); then this
+ * build's switch and groups return to 0.
  */
 static void lp_post_unpatch(struct klp_object *obj)
 {
-	struct lp_switch *below = lp_below_live();
 	bool with_sysctl = lp_switch.sysctl;
-	bool files = lp_switch.files;
+	struct lp_switch *below = lp_below;
 
 	lp_files_remove(&lp_switch);
-	if (below && files) {
+	lp_groups_remove();
+	mutex_lock(&cgroup_mutex);
+	WRITE_ONCE(lp_peer, NULL);
+	mutex_unlock(&cgroup_mutex);
+	if (below) {
 		below->set(sched_compat_yield_get());
 		if (below->create(with_sysctl))
 			pr_err("the switch's files could not be handed back to the build below\n");
+		if (lp_below_version >= 2) {
+			if (below->groups_create())
+				pr_err("cpu.compat_yield could not be handed back to the build below\n");
+		} else if (sched_compat_yield_groups) {
+			pr_warn("the build below has no cpu.compat_yield: its groups' compat yields end\n");
+		}
 	}
-	lp_prev = NULL;
 	lp_below = NULL;
+	lp_prev = NULL;
+	mutex_lock(&sched_compat_yield_mutex);
+	lp_groups_replace(NULL, 0);
+	mutex_unlock(&sched_compat_yield_mutex);
 	sched_compat_yield_set(false);
 }
 
@@ -360,6 +787,10 @@ static struct klp_func lp_funcs[] = {
 		.old_name = "yield_to_task_fair",
 		.new_func = yield_to_task_fair,
 	},
+	{
+		.old_name = "cpu_cgroup_css_released",
+		.new_func = lp_cpu_cgroup_css_released,
+	},
 	{ }
 };
 
@@ -370,6 +801,7 @@ static struct klp_object lp_objs[] = {
 		.callbacks = {
 			.pre_patch = lp_pre_patch,
 			.post_patch = lp_post_patch,
+			.pre_unpatch = lp_pre_unpatch,
 			.post_unpatch = lp_post_unpatch,
 		},
 	},
@@ -432,6 +864,11 @@ static int __init lp_init(void)
 static void __exit lp_exit(void)
 {
 	lp_files_remove(&lp_switch);
+	lp_groups_remove();
+	/* a replaced build's table (its post_unpatch does not run) */
+	mutex_lock(&sched_compat_yield_mutex);
+	lp_groups_replace(NULL, 0);
+	mutex_unlock(&sched_compat_yield_mutex);
 }
 
 module_init(lp_init);

@@ -32,6 +32,14 @@
 #     text patch with IPIs per site, slow under single-threaded TCG (the
 #     transition times are in Documentation/results/livepatch.md), hence
 #     waits of up to 5 minutes;
+#   - cpu.compat_yield, a group's own switch: a yield loop alone in a
+#     cgroup beside a busy loop in another, on one CPU, the machine's
+#     switch at 0, keeps a few percent of the CPU with its group at 1 and
+#     half of it at 0; the group's 1 is carried through every upgrade
+#     above and back down a stack; three builds stacked, the middle one
+#     disabled first, then the last: the first owns the files again, with
+#     the switch's value and the group's, and its yields follow the
+#     group's; no group has the file once the patch is gone;
 #   - after the patch is disabled and unloaded, the stock yield is back (a
 #     yielder in its own autogroup next to a hog gets its 50% again on
 #     6.12, where the patched yield gives it a few percent);
@@ -44,7 +52,7 @@
 lp=/sys/kernel/livepatch/livepatch_compat_yield
 lpko=$SCY_RESULTS/livepatch.ko
 cycles=${SCY_LIVEPATCH_CYCLES:-20}
-plan 32
+plan 34
 
 # Taint flags (Documentation/admin-guide/tainted-kernels.rst): O 4096,
 # E 8192, K 32768.
@@ -118,6 +126,41 @@ refused "$T/lp_test_replace.ko" 'Invalid parameters|Invalid argument' \
 	'is not compatible with the already installed livepatches' \
 	"another vendor's cumulative livepatch (replace) without the switch's state"
 
+# gshare: the CPU share of a yield loop alone in the cgroup $gy beside a
+# busy loop in the cgroup $gh, both on the last CPU, for 2 s: the yield
+# loop's CPU time over its run's (the busy loop keeps the CPU busy), the
+# machine's switch and the groups' as they are
+cg=/sys/fs/cgroup gy=/sys/fs/cgroup/scy-lp-yielder gh=/sys/fs/cgroup/scy-lp-hog
+cg_ctl=$(cat $cg/cgroup.subtree_control)
+gshare() {
+	local cpu=$(($(nproc) - 1)) hp out
+	taskset -c $cpu sh -c "echo \$\$ >$gh/cgroup.procs && while :; do :; done" &
+	hp=$!
+	lp_wait "grep -qx $hp $gh/cgroup.procs"
+	out=$(sh -c "echo \$\$ >$gy/cgroup.procs && exec $SCY_BIN/tests/yield-loop -H 0 -c $cpu -d 2" 2>&1 |
+		grep '^yield-loop ')
+	kill $hp
+	wait $hp 2>/dev/null
+	echo "# $out" >&2
+	awk -v y="$(field yielder_cpu "$out")" -v t="$(field seconds "$out")" \
+		'BEGIN { if (t > 0) printf "%.4f", y / t }'
+}
+# gval: the yielder's group's cpu.compat_yield, "none" without the file
+gval() {
+	cat $gy/cpu.compat_yield 2>/dev/null || echo none
+}
+echo +cpu >$cg/cgroup.subtree_control && mkdir -p $gy $gh
+echo 0 >$knob
+echo 1 >$gy/cpu.compat_yield
+g1=$(gshare)
+echo 0 >$gy/cpu.compat_yield
+g0=$(gshare)
+check "knob 0, cpu.compat_yield of the yielder's cgroup at 1: cpu share $g1 <= 0.10 beside a busy loop's cgroup; at 0: $g0 in [0.40, 0.60]" \
+	test -n "$(in_range "$g1" 0 0.10 && echo y)" -a -n "$(in_range "$g0" 0.40 0.60 && echo y)"
+# the group stays at 1 through the upgrades below, the machine's switch too
+echo 1 >$gy/cpu.compat_yield
+echo 1 >$knob
+
 s1=$(share session)
 check "knob 1, yielder in its own autogroup next to a hog: cpu share $s1 <= 0.10" \
 	in_range "$s1" 0 0.10
@@ -190,12 +233,16 @@ refused "$T/livepatch_compat_yield_next.ko" 'Device or resource busy' \
 	"an upgrade that replaces, beside another vendor's livepatch"
 upgrade "an upgrade stacked on the running build (replace=0) beside another vendor's livepatch" \
 	livepatch_compat_yield_next replace=0
-check "the earlier build disabled and unloaded by hand; the next build's knob still 1; the other vendor's livepatch still on" \
-	eval "lp_off livepatch_compat_yield && [[ \$(cat $knob) == 1 && \$(cat /proc/cmdline) == lp_test_other ]]"
+lp_off livepatch_compat_yield
+rc=$?
+check "the earlier build disabled and unloaded by hand (status $rc); the next build's knob $(cat $knob), the group's $(gval); the other vendor's livepatch still on" \
+	test $rc = 0 -a "$(cat $knob)" = 1 -a "$(gval)" = 1 -a "$(cat /proc/cmdline)" = lp_test_other
 check "another vendor's livepatch disabled and unloaded" lp_off lp_test_stack
 upgrade "an upgrade that replaces the running build" livepatch_compat_yield
-check "the replaced build unloaded; knob 1" \
-	eval "lp_gone livepatch_compat_yield_next && [[ \$(cat $knob) == 1 ]]"
+lp_gone livepatch_compat_yield_next
+rc=$?
+check "the replaced build unloaded (status $rc); knob $(cat $knob), the group's $(gval)" \
+	test $rc = 0 -a "$(cat $knob)" = 1 -a "$(gval)" = 1
 # Stacked, then the later build disabled first: it hands the files and
 # the value back to the build below.
 upgrade "an upgrade stacked on the running build (replace=0)" livepatch_compat_yield_next replace=0
@@ -204,8 +251,24 @@ rc=$?
 sb=$(share session)
 knob_reaches
 kr=$?
-check "the later build of a stack disabled and unloaded first: knob $(cat $knob 2>/dev/null) with the build below, yielder's cpu share $sb <= 0.10, 0 reaches the yield (cpu share $s0w)" \
-	test $rc = 0 -a $kr = 0 -a "$(cat $knob 2>/dev/null)" = 1 -a -n "$(in_range "$sb" 0 0.10 && echo y)"
+check "the later build of a stack disabled and unloaded first: knob $(cat $knob 2>/dev/null) with the build below, the group's $(gval), yielder's cpu share $sb <= 0.10, 0 reaches the yield (cpu share $s0w)" \
+	test $rc = 0 -a $kr = 0 -a "$(cat $knob 2>/dev/null)" = 1 -a "$(gval)" = 1 -a -n "$(in_range "$sb" 0 0.10 && echo y)"
+# Three builds stacked (replace=0), the middle one disabled first, then
+# the last: the first, still enabled, owns the files again, with the
+# values the last one had, and its yields follow them.
+lp_stack=0
+insmod "$T/livepatch_compat_yield_next.ko" replace=0 && lp_on livepatch_compat_yield_next &&
+	insmod "$T/livepatch_compat_yield_third.ko" replace=0 && lp_on livepatch_compat_yield_third &&
+	lp_off livepatch_compat_yield_next && lp_off livepatch_compat_yield_third || lp_stack=1
+echo 0 >$knob
+g3=$(gshare)
+echo 0 >$gy/cpu.compat_yield
+g30=$(gshare)
+check "three builds stacked, the middle one disabled first, then the last (status $lp_stack): the first owns the files, knob 0 and group 0 written there; the group at 1 kept the yielder at $g3 <= 0.10, at 0 it got $g30 in [0.40, 0.60]" \
+	test $lp_stack = 0 -a "$(cat $knob 2>/dev/null)" = 0 -a "$(gval)" = 0 \
+	-a -n "$(in_range "$g3" 0 0.10 && echo y)" -a -n "$(in_range "$g30" 0.40 0.60 && echo y)"
+echo 1 >$gy/cpu.compat_yield
+echo 1 >$knob
 # A build that leaves a window of stock yields in its upgrade (the
 # stock-window test build of livepatch/build.sh: it takes the switch's
 # value over only at the end of the transition): the upgrade check above
@@ -270,8 +333,11 @@ wait $sp 2>/dev/null
 sed 's/^/# /' "$SCY_RESULTS/stress-ng-livepatch.log"
 check "$cycles cycles of load (knob 0 or 1 by sched_compat_yield=, with and without sysctl=1), knob 1, disable and unload with a writer on the knob, under stress-ng --yield in $secs s ($bad failed)" \
 	test $bad = 0 -a $gone = "$cycles"
-check "unloaded: no livepatch, no /sys/kernel/sched_compat_yield, no kernel.sched_compat_yield" \
-	test -z "$(ls /sys/kernel/livepatch)" -a ! -e $knob -a ! -e /proc/sys/kernel/sched_compat_yield
+check "unloaded: no livepatch, no /sys/kernel/sched_compat_yield, no kernel.sched_compat_yield, no cpu.compat_yield in a cgroup" \
+	test -z "$(ls /sys/kernel/livepatch)" -a ! -e $knob -a ! -e /proc/sys/kernel/sched_compat_yield \
+	-a "$(gval)" = none
+rmdir $gy $gh
+[[ " $cg_ctl " == *" cpu "* ]] || echo -cpu >$cg/cgroup.subtree_control
 check "unloaded: the module is gone" bash -c "! grep -q '^livepatch_compat_yield ' /proc/modules"
 refused "$T/missing-symbol.ko" 'Invalid parameters|Invalid argument' \
 	"symbol 'lp_test_missing_symbol' not found" "a build that needs a symbol the kernel lacks"

@@ -315,9 +315,10 @@ jobs_block() {
 }
 
 # The Slurm plugin, srun/sbatch --compat-yield (tests/guest-spank.sh), on
-# the patched kernels: the livepatch does not add cpu.compat_yield.
+# the kernels with cpu.compat_yield: the series (patched, debconfig) and
+# Debian's with the livepatch.
 spank_block() {
-	if [[ $has_knob != 1 || $SCY_FLAVOR != patched ]]; then
+	if [[ $has_knob != 1 || ! $SCY_FLAVOR =~ ^(patched|debconfig|livepatch)$ ]]; then
 		plan 1
 		skip "the Slurm plugin: --compat-yield sets the job's cpu.compat_yield" "a kernel without cpu.compat_yield"
 		return

@@ -127,7 +127,7 @@ budget() {
 	checkpatch) echo 90 ;;
 	deb-*) echo 2700 ;;
 	guest-* | debconfig-*) echo 600 ;;
-	stalls-* | livepatch-boot-*) echo 120 ;;
+	stalls-* | livepatch-boot-* | livepatch-icount-*) echo 120 ;;
 	starve-*) echo 420 ;;
 	faults-*) echo 360 ;;
 	debian-*) echo 300 ;;
@@ -160,8 +160,10 @@ fi
 # guest the host stops on purpose: the matrix's figures net of the guest's
 # stalls, tests/stalls.sh), the one-CPU -icount guest (starve), Debian's
 # binary kernel (debian), the same kernel with the livepatch (livepatch,
-# and a boot of that kernel with systemd as PID 1 that turns the livepatch
-# on with the admin guide's recipe: livepatch-boot), and the series with
+# a boot of that kernel with systemd as PID 1 that turns the livepatch on
+# with the admin guide's recipe: livepatch-boot, and a one-CPU -icount
+# guest of it that times a yielder outside a group at 1: livepatch-icount),
+# and the series with
 # Debian's configuration (debconfig, below). With two kernels and
 # SCY_CHECK_LANES=2 (the default on two or more cores) the two
 # lanes run side by side: each guest runs on one host thread
@@ -183,6 +185,7 @@ lane() {
 	if want livepatch; then
 		SCY_MODULE_CYCLES=$SCY_STOCK_MODULE_CYCLES lane_stage "livepatch-$kver" bash tests/guest.sh "$kver-livepatch"
 		lane_stage "livepatch-boot-$kver" bash tests/livepatch-boot.sh "$kver"
+		lane_stage "livepatch-icount-$kver" bash tests/livepatch-icount.sh "$kver"
 	fi
 	if want_debconfig "$kver"; then lane_stage "debconfig-$kver" bash tests/guest.sh "$kver-debconfig"; fi
 }

@@ -3,9 +3,9 @@
  * compat_yield.so: a Slurm SPANK plugin that turns the compat yield on for
  * a job, by writing 1 to cpu.compat_yield of the job's cgroup (job_N in
  * Slurm's cgroup v2 tree), so that every step and task of the job has it
- * and nothing outside the job does.  The kernel needs the series'
- * cpu.compat_yield (the livepatch does not add it) and the cpu controller
- * on in the job's tree.
+ * and nothing outside the job does.  The kernel needs cpu.compat_yield
+ * (the series', or the livepatch's on Debian's kernels) and the cpu
+ * controller on in the job's tree.
  *
  * plugstack.conf:
  *	required /path/to/compat_yield.so [default=0|1]

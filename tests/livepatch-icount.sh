@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# livepatch-icount.sh KVER: Debian's binary KVER kernel with the livepatch
+# (KVER-livepatch: the guest's init loads it) on one CPU under QEMU
+# -icount, where guest time is executed instructions: the time away per
+# yield of a yielder outside every group at 1, with the machine's switch
+# at 0, judged against the same yielder with no group at 1 (kselftest
+# compat_yield_latency, yield_outside: the livepatch's cpu.compat_yield at
+# 1 in the hog's group turns its static key on; the yielder must keep the
+# stock yield). Prints TAP.
+set -euo pipefail
+. "$(dirname "$0")/../vm/lib.sh"
+. "$SCY_REPO/tests/tap.sh"
+
+kver=${1:?usage: livepatch-icount.sh KVER}
+out=$RESULTS/livepatch-icount-$kver
+kdir=$(kernel_get "$kver-livepatch")
+make -s -C "$SCY_REPO" selftests RESULTS="$RESULTS" >&2
+plan 2
+rc=0
+SCY_ICOUNT=${SCY_STARVE_ICOUNT:-2} SCY_CPUS=1 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout 600 \
+	-- env SCY_BIN="$RESULTS/bin" bash -c '. tests/tap.sh && plan 1 &&
+		run_kselftest "$SCY_BIN/selftests" compat_yield_latency \
+			-d "${SCY_LATENCY_SECONDS:-2}" -f yield_outside' || rc=$?
+guest_verdict "$out" "$rc" "a one-CPU -icount guest of $kver-livepatch"
+exit "$rc"
