@@ -117,7 +117,7 @@ pp_strategies="poll yield block adaptive sleep"
 pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pingpong-tcg-fig[0-9].md)
 
 # The plan, counted from what the checks below go through: per series
-# 7 checks and 2 per patch; 3 on the ABI entry and the repository; 3
+# 8 checks and 2 per patch; 3 on the ABI entry and the repository; 3
 # builds; a refusal each; the ping-pong strategies and rank 0's wait;
 # cpu-work's 4; yield-backoff.so's 2; 2 per MPI library; the module's 3 (W=1, DKMS install and
 # remove); links and variables; the latency report, one per ping-pong
@@ -145,7 +145,7 @@ placement_page=0
 [[ ! -f Documentation/results/placement-cgroup-root/placement.csv ]] || placement_page=$((placement_page + 1))
 planned=0
 for pdir in kernel-patches/v*/; do
-	planned=$((planned + 7 + 2 * $(series_patches "${pdir%/}" | wc -l)))
+	planned=$((planned + 8 + 2 * $(series_patches "${pdir%/}" | wc -l)))
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 4 + 2 * 2 + 3 + 2 +
 	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 3 + ${#matrix_pages[@]} + 1 + 2 + placement_page + 2 +
@@ -168,9 +168,16 @@ for pdir in kernel-patches/v*/; do
 	check "$v: the series adds exactly the root Kconfig text to init/Kconfig" \
 		diff <(added_lines "$kpatch" init/Kconfig | sed '${/^$/d}') Kconfig
 	apatch=$(grep -l 'sysfs-kernel-sched_compat_yield' $(sed "s#^#$pdir#" <<<"$patches") | head -1)
-	check "$v: Documentation/ABI entry is sysfs-abi/sysfs-kernel-sched_compat_yield" \
+	# the same entry, with the series' own kernel version
+	check "$v: Documentation/ABI entry is sysfs-abi/sysfs-kernel-sched_compat_yield (KernelVersion $kver)" \
 		diff <(added_file "$apatch" Documentation/ABI/testing/sysfs-kernel-sched_compat_yield) \
-		sysfs-abi/sysfs-kernel-sched_compat_yield
+		<(sed "s/^KernelVersion:\t.*/KernelVersion:\t$kver/" sysfs-abi/sysfs-kernel-sched_compat_yield)
+	# The cover letter's figures are those the committed CSVs give
+	# (kernel-patches/tools/cover-figures.py; export-series.sh puts them in).
+	figures=$(python3 kernel-patches/tools/cover-figures.py "$kver" 2>&1)
+	check "$v: the cover letter's figures are the CSVs' (kernel-patches/tools/cover-figures.py $kver; stale: run kernel-patches/tools/export-series.sh $kver)" \
+		python3 -c 'import sys; sys.exit(open(sys.argv[1]).read().find(sys.argv[2]) < 0)' \
+		"$pdir/0000-cover-letter.patch" "$figures"
 
 	spatch=$(grep -l '^+++ b/tools/testing/selftests/sched_compat_yield/' $(sed "s#^#$pdir#" <<<"$patches") | head -1)
 	differ=$(for f in $(git ls-files selftests/sched_compat_yield); do
