@@ -26,7 +26,8 @@ PLACES = ["cgroup-session", "session"]
 # the hog of the cgroup placement: where each placement puts it
 HOG = {
     "cgroup-session": "the hog in a session (autogroup) of its own, as a "
-                      "batch job beside a login shell's work",
+                      "batch job's task beside work started in another "
+                      "session",
     "cgroup-root": "the hog a plain task of the root group, as every task "
                    "outside a cgroup on a host without systemd",
 }
