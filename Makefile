@@ -26,7 +26,7 @@ export KVER PATCHED DURATION RESULTS
 
 .PHONY: all deps userspace selftests module livepatch kernel deb vm-test shell run demo check check-full check-debug check-faults \
 	checkpatch bench-share bench-mpi bench-cost bench-knoboff bench-module \
-	bench-pingpong bench-pingpong-all bench-mpi-all bench-latency bench-matrix bench-placement bench-jobs clean help
+	bench-pingpong bench-pingpong-all bench-mpi-all bench-latency bench-matrix bench-placement bench-jobs bench-neutral clean help
 
 all: userspace selftests
 
@@ -188,6 +188,15 @@ bench-placement: deps
 # Documentation/results/jobs.md)
 bench-jobs: deps
 	@bash bench/jobs/run.sh $(KERNELS)
+
+# Does one job's switch hurt anyone else? An opted-in job's yield loop
+# beside hackbench and beside a yield loop in no opted-in group, with no
+# switch at 1, the job's cpu.compat_yield at 1 and the machine's switch
+# at 1, alternating within each of REPS repeats (default 3), in a 2-vCPU
+# guest (plain TCG) of each of KERNELS (default "6.12-patched
+# 6.1-patched"): bench/neutral/; Documentation/results/neutral.md
+bench-neutral: deps
+	@bash bench/neutral/run.sh $(KERNELS)
 
 checkpatch: deps
 	@bash kernel-patches/tools/checkpatch.sh

@@ -34,6 +34,7 @@ SCY_PACKAGES=(
 	trace-cmd:trace-cmd
 	strace:strace
 	stress-ng:stress-ng
+	rt-tests:hackbench
 	openmpi-bin:mpirun
 	clang:clang
 	libomp-dev:/usr/lib/llvm-14/lib/clang/14.0.6/include/omp.h
