@@ -392,6 +392,12 @@ static struct lp_switch *lp_prev;
 static struct lp_switch *lp_peer;
 /* cpu.compat_yield is in the cpu controller's groups, by this build */
 static bool lp_groups_files;
+/*
+ * While this build is disabled: the build below that takes the files
+ * over, and its state's version.
+ */
+static struct lp_switch *lp_below;
+static unsigned int lp_below_version;
 /* /sys/kernel/sched_compat_yield existed when this module was loaded. */
 static bool lp_knob_existed;
 
@@ -699,20 +705,23 @@ static void lp_post_patch(struct klp_object *obj)
 			pr_err("the switch's files could not be created (%d); the switch stays at %d\n",
 			       ret, sched_compat_yield_get());
 	} else {
-		/* a roll-back reversed: this build stays */
+		/*
+		 * A fresh start, or a roll-back reversed: this build stays.
+		 * A build that does not own the files (a later one took
+		 * them) puts no file up: the owner's is there.
+		 */
 		mutex_lock(&cgroup_mutex);
 		WRITE_ONCE(lp_peer, NULL);
 		mutex_unlock(&cgroup_mutex);
+		lp_below = NULL;
+		if (!lp_switch.files)
+			return;
 	}
 	ret = lp_groups_create();
 	if (ret)
 		pr_err("cpu.compat_yield could not be created (%d); the groups at 1 stay so\n",
 		       ret);
 }
-
-/* The build below that takes the files over when this one is disabled */
-static struct lp_switch *lp_below;
-static unsigned int lp_below_version;
 
 /*
  * Before tasks return to the stock functions or those of an earlier build
