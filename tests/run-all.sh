@@ -221,7 +221,10 @@ lane_stages() {
 	for g in deb guest starve faults debian livepatch; do
 		if want $g; then echo "$g-$kver"; fi
 		if [[ $g == guest ]] && want guest; then echo "stalls-$kver"; fi
-		if [[ $g == livepatch ]] && want livepatch; then echo "livepatch-boot-$kver"; fi
+		if [[ $g == livepatch ]] && want livepatch; then
+			echo "livepatch-boot-$kver"
+			echo "livepatch-icount-$kver"
+		fi
 	done
 	if want_debconfig "$kver"; then echo "debconfig-$kver"; fi
 }
