@@ -59,6 +59,8 @@ tests/yield-loop|2|-d 0
 tests/yield-loop|2|-H 17
 tests/yield-loop|2|-c x
 tests/yield-loop|2|-s extra
+tests/yield-loop|2|-g
+tests/yield-loop|non-zero|-H 1 -g /nonexistent -d 1
 bench/cost/guest.sh|2|-r 0
 bench/cost/guest.sh|2|-d 0
 bench/cost/guest.sh|2|extra

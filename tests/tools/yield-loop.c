@@ -3,13 +3,18 @@
  * yield-loop: one task calling sched_yield() in a loop, with the policy and
  * the session the test asks for, beside CPU hogs on the same CPU.
  *
- *   yield-loop [-p other|batch|idle] [-s] [-H HOGS] [-c CPU] [-d SECONDS]
+ *   yield-loop [-p other|batch|idle] [-s] [-H HOGS] [-g CGROUP] [-c CPU]
+ *              [-d SECONDS]
  *	The yielder sets its own policy with sched_setscheduler() (default
  *	other), with -s first calls setsid() (a session of its own, hence an
  *	autogroup of its own while kernel.sched_autogroup_enabled is 1), pins
  *	itself to CPU (default the last online one) and yields for SECONDS
  *	(default 2). HOGS tasks (default 1) spin on the same CPU meanwhile,
- *	SCHED_OTHER, in the caller's session. All start together.
+ *	SCHED_OTHER, in the caller's session; with -g each hog first moves
+ *	itself into the cgroup CGROUP (a cgroup v2 directory: its pid is
+ *	written to CGROUP/cgroup.procs), so that the yielder (in the
+ *	caller's cgroup) and the hogs sit in sibling groups. All start
+ *	together; every CPU time printed is of the same window.
  *
  * Prints one "key=value ..." line: the yielder's yields and CPU time, the
  * hogs' loops and CPU time, and the autogroup of each side as
@@ -57,7 +62,7 @@ static const char *prog = "yield-loop";
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: %s [-p other|batch|idle] [-s] [-H HOGS] [-c CPU] [-d SECONDS]\n",
+		"usage: %s [-p other|batch|idle] [-s] [-H HOGS] [-g CGROUP] [-c CPU] [-d SECONDS]\n",
 		prog);
 	exit(2);
 }
@@ -149,11 +154,28 @@ static void yielder(struct shared *sh, int policy, int own_session, int cpu)
 	_exit(0);
 }
 
-static void hog(struct shared *sh, int i, int cpu)
+/* Move the calling task into the cgroup v2 directory @cg; exit(1) if not. */
+static void join_cgroup(const char *cg)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f)) {
+		fprintf(stderr, "%s: joining the cgroup %s: %s\n", prog, cg,
+			strerror(errno));
+		_exit(1);
+	}
+}
+
+static void hog(struct shared *sh, int i, int cpu, const char *cg)
 {
 	unsigned long n = 0;
 	double t0;
 
+	if (cg)
+		join_cgroup(cg);
 	pin(cpu);
 	wait_go(sh);
 	t0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
@@ -167,14 +189,14 @@ static void hog(struct shared *sh, int i, int cpu)
 int main(int argc, char **argv)
 {
 	int policy = SCHED_OTHER, own_session = 0, hogs = 1, cpu, i, c, failed = 0;
-	const char *pname = "other";
+	const char *pname = "other", *cg = NULL;
 	double seconds = 2, start, window, hog_cpu = 0;
 	unsigned long hog_loops = 0;
 	struct timespec ts;
 	struct shared *sh;
 
 	cpu = sysconf(_SC_NPROCESSORS_ONLN) - 1;
-	while ((c = getopt(argc, argv, "p:sH:c:d:h")) != -1) {
+	while ((c = getopt(argc, argv, "p:sH:g:c:d:h")) != -1) {
 		switch (c) {
 		case 'p':
 			pname = optarg;
@@ -194,6 +216,9 @@ int main(int argc, char **argv)
 			break;
 		case 'H':
 			hogs = number("-H", optarg, 0, MAXHOGS);
+			break;
+		case 'g':
+			cg = optarg;
 			break;
 		case 'c':
 			cpu = number("-c", optarg, 0, CPU_SETSIZE - 1);
@@ -225,7 +250,7 @@ int main(int argc, char **argv)
 		if (pid == 0) {
 			if (i == 0)
 				yielder(sh, policy, own_session, cpu);
-			hog(sh, i - 1, cpu);
+			hog(sh, i - 1, cpu, cg);
 		}
 	}
 	/* Start when all are set up (or one of them failed). */
