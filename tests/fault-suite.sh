@@ -86,7 +86,7 @@ if [[ $mode == rule ]]; then
 	case $f in
 	delay:1) plan 4 ;;
 	delay:20 | nocap | double) plan 2 ;;
-	nomove) plan 4 ;;
+	nomove) plan 5 ;;
 	leak) plan 3 ;;
 	*) plan 1; not_ok "unknown fault $f"; exit 1 ;;
 	esac
@@ -135,6 +135,10 @@ if [[ $mode == rule ]]; then
 		check "scy_fault=$f: no knob-1 test of compat_yield_share passes, and some fail" \
 			bash -c '! grep -qE "^ok [0-9]+ yield-[a-z0-9-]+ knob=1: " "$1" &&
 				grep -qE "^not ok [0-9]+ yield-[a-z0-9-]+ knob=1: " "$1"' - "$work/share.tap"
+		out=$(bash "$(dirname "${BASH_SOURCE[0]}")/guest-livepatch-icount.sh" shares 2>&1)
+		show /dev/stdin '(^ *(not )?ok |yield-loop )' <<<"$out"
+		check "scy_fault=$f: the livepatch-icount stage's check of a yield loop in a cgroup at 1 beside a busy loop's cgroup is red" \
+			grep -qE "^not ok [0-9]+ - one CPU under -icount, the switch at 0: a yield loop in a cgroup" <<<"$out"
 		;;
 	leak)
 		"$ST/compat_yield_share" -d "$d" >"$work/share.tap" 2>&1

@@ -35,11 +35,13 @@
 #   - cpu.compat_yield, a group's own switch: a yield loop alone in a
 #     cgroup beside a busy loop in another, on one CPU, the machine's
 #     switch at 0, keeps a few percent of the CPU with its group at 1 and
-#     half of it at 0; the group's 1 is carried through every upgrade
-#     above and back down a stack; three builds stacked, the middle one
-#     disabled first, then the last: the first owns the files again, with
-#     the switch's value and the group's, and its yields follow the
-#     group's; no group has the file once the patch is gone;
+#     yields in the stock yield's shape at 0 (long runs of yields that
+#     return at once; its share at 0 is judged under -icount,
+#     tests/livepatch-icount.sh); the group's 1 is carried through every
+#     upgrade above and back down a stack; three builds stacked, the
+#     middle one disabled first, then the last: the first owns the files
+#     again, with the switch's value and the group's, and its yields
+#     follow the group's; no group has the file once the patch is gone;
 #   - after the patch is disabled and unloaded, the stock yield is back (a
 #     yielder in its own autogroup next to a hog gets its 50% again on
 #     6.12, where the patched yield gives it a few percent);
@@ -126,25 +128,21 @@ refused "$T/lp_test_replace.ko" 'Invalid parameters|Invalid argument' \
 	'is not compatible with the already installed livepatches' \
 	"another vendor's cumulative livepatch (replace) without the switch's state"
 
-# gshare: the CPU share of a yield loop alone in the cgroup $gy beside a
-# busy loop in the cgroup $gh, both on the last CPU, for 2 s: the yield
-# loop's CPU time over its run's (the busy loop keeps the CPU busy), the
-# machine's switch and the groups' as they are
+# gshare: group_share (tests/tap.sh) of a yield loop in the cgroup $gy
+# beside a busy loop in $gh: "SHARE RUN". The share at 1 is judged here
+# (at most a tenth; a host stall charged to the yield loop can only raise
+# it). At 0 what shows that the write reached the yield is the stock
+# yield's shape, runs of at least AT_ONCE_RUN_MAX yields that return at
+# once (see upgrade() below; compat yields return at once one or two in a
+# row); the share at 0 is judged in the livepatch-icount stage, under
+# -icount, where a host stall moves no CPU time: under plain TCG, where a
+# stall counts as the running task's CPU time, the stock yield's share
+# beside another cgroup on 6.12 is not steady from run to run (figures in
+# Documentation/results/livepatch.md).
 cg=/sys/fs/cgroup gy=/sys/fs/cgroup/scy-lp-yielder gh=/sys/fs/cgroup/scy-lp-hog
 cg_ctl=$(cat $cg/cgroup.subtree_control)
-gshare() {
-	local cpu=$(($(nproc) - 1)) hp out
-	taskset -c $cpu sh -c "echo \$\$ >$gh/cgroup.procs && while :; do :; done" &
-	hp=$!
-	lp_wait "grep -qx $hp $gh/cgroup.procs"
-	out=$(sh -c "echo \$\$ >$gy/cgroup.procs && exec $SCY_BIN/tests/yield-loop -H 0 -c $cpu -d 2" 2>&1 |
-		grep '^yield-loop ')
-	kill $hp
-	wait $hp 2>/dev/null
-	echo "# $out" >&2
-	awk -v y="$(field yielder_cpu "$out")" -v t="$(field seconds "$out")" \
-		'BEGIN { if (t > 0) printf "%.4f", y / t }'
-}
+gshare() { group_share "$SCY_BIN/tests" $gy $gh; }
+AT_ONCE_RUN_MAX=100
 # gval: the yielder's group's cpu.compat_yield, "none" without the file
 gval() {
 	cat $gy/cpu.compat_yield 2>/dev/null || echo none
@@ -152,11 +150,11 @@ gval() {
 echo +cpu >$cg/cgroup.subtree_control && mkdir -p $gy $gh
 echo 0 >$knob
 echo 1 >$gy/cpu.compat_yield
-g1=$(gshare)
+read -r g1 r1 <<<"$(gshare)"
 echo 0 >$gy/cpu.compat_yield
-g0=$(gshare)
-check "knob 0, cpu.compat_yield of the yielder's cgroup at 1: cpu share $g1 <= 0.10 beside a busy loop's cgroup; at 0: $g0 in [0.40, 0.60]" \
-	test -n "$(in_range "$g1" 0 0.10 && echo y)" -a -n "$(in_range "$g0" 0.40 0.60 && echo y)"
+read -r g0 r0 <<<"$(gshare)"
+check "knob 0, cpu.compat_yield of the yielder's cgroup at 1: cpu share ${g1:-missing} <= 0.10 beside a busy loop's cgroup (runs of yields that returned at once up to ${r1:-missing}); at 0: the stock yield's runs, up to ${r0:-missing} >= $AT_ONCE_RUN_MAX (cpu share ${g0:-missing})" \
+	test -n "$(in_range "$g1" 0 0.10 && echo y)" -a -n "$(is_number "$r0" && ((r0 >= AT_ONCE_RUN_MAX)) && echo y)"
 # the group stays at 1 through the upgrades below, the machine's switch too
 echo 1 >$gy/cpu.compat_yield
 echo 1 >$knob
@@ -192,8 +190,7 @@ check "beside a livepatch of another function (/proc/cmdline: $(cat /proc/cmdlin
 # transition ends only after the window: the livepatch core also rewrites
 # the kernel's cond_resched() call sites, with IPIs that the busy vCPU
 # answers once per TCG time slice; that end (the files taken over)
-# changes no yield path.
-AT_ONCE_RUN_MAX=100
+# changes no yield path. AT_ONCE_RUN_MAX is set above.
 upgrade() {
 	local desc=$1 name=$2 ko t0 t1 out sh rc=0 v run
 	shift 2
@@ -261,12 +258,12 @@ insmod "$T/livepatch_compat_yield_next.ko" replace=0 && lp_on livepatch_compat_y
 	insmod "$T/livepatch_compat_yield_third.ko" replace=0 && lp_on livepatch_compat_yield_third &&
 	lp_off livepatch_compat_yield_next && lp_off livepatch_compat_yield_third || lp_stack=1
 echo 0 >$knob
-g3=$(gshare)
+read -r g3 r3 <<<"$(gshare)"
 echo 0 >$gy/cpu.compat_yield
-g30=$(gshare)
-check "three builds stacked, the middle one disabled first, then the last (status $lp_stack): the first owns the files, knob 0 and group 0 written there; the group at 1 kept the yielder at $g3 <= 0.10, at 0 it got $g30 in [0.40, 0.60]" \
+read -r g30 r30 <<<"$(gshare)"
+check "three builds stacked, the middle one disabled first, then the last (status $lp_stack): the first owns the files, knob 0 and group 0 written there; the group at 1 kept the yielder at ${g3:-missing} <= 0.10 (runs up to ${r3:-missing}), at 0 its yields returned at once in runs up to ${r30:-missing} >= $AT_ONCE_RUN_MAX (cpu share ${g30:-missing})" \
 	test $lp_stack = 0 -a "$(cat $knob 2>/dev/null)" = 0 -a "$(gval)" = 0 \
-	-a -n "$(in_range "$g3" 0 0.10 && echo y)" -a -n "$(in_range "$g30" 0.40 0.60 && echo y)"
+	-a -n "$(in_range "$g3" 0 0.10 && echo y)" -a -n "$(is_number "$r30" && ((r30 >= AT_ONCE_RUN_MAX)) && echo y)"
 echo 1 >$gy/cpu.compat_yield
 echo 1 >$knob
 # A build that leaves a window of stock yields in its upgrade (the
@@ -342,8 +339,9 @@ check "unloaded: the module is gone" bash -c "! grep -q '^livepatch_compat_yield
 refused "$T/missing-symbol.ko" 'Invalid parameters|Invalid argument' \
 	"symbol 'lp_test_missing_symbol' not found" "a build that needs a symbol the kernel lacks"
 
-# Another vendor's livepatch with this one's state id (data of its own)
-# first: this one refuses to take over from it.
+# Another vendor's livepatch with this one's state id (data of its own, a
+# value that points nowhere) first: this one refuses to take over from
+# it, having read no byte at that value (a read would oops).
 insmod "$T/lp_test_state.ko" && lp_on lp_test_state
 refused "$lpko" 'Invalid parameters|Invalid argument' \
 	'another livepatch carries the state 0x73637900 without this one' \

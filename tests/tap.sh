@@ -236,6 +236,25 @@ yield_own_autogroup() {
 		test -z "$new"
 }
 
+# group_share TOOLDIR YCG HCG: a yield loop alone in the cgroup YCG beside
+# a busy loop in the cgroup HCG, both on the last CPU, for 2 s (yield-loop
+# -g), the machine's switch and the groups' as they are. Prints "SHARE
+# RUN": the yield loop's CPU time over its own and the busy loop's, both
+# of the same window (CPU time that something else on that CPU takes, a
+# kernel thread or the test's own processes, is not counted against the
+# yield loop), and the longest run of its yields that returned at once
+# (no other task ran: hundreds in a row for the stock yield across
+# groups, which leaves the yielder's group its turn). yield-loop's line
+# goes to stderr as a comment.
+group_share() {
+	local out
+	out=$(sh -c "echo \$\$ >$2/cgroup.procs && exec $1/yield-loop -H 1 -g $3 -c $(($(nproc) - 1)) -d 2" 2>&1 |
+		grep '^yield-loop ')
+	echo "# $out" >&2
+	awk -v y="$(field yielder_cpu "$out")" -v h="$(field hog_cpu "$out")" -v r="$(field at_once_run_max "$out")" \
+		'BEGIN { if (y + h > 0 && r != "") printf "%.4f %d", y / (y + h), r }'
+}
+
 # guest_tick_ms: the running kernel's tick in ms (CONFIG_HZ, 250 when the
 # kernel does not say)
 guest_tick_ms() {

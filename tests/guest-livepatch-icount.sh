@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest-livepatch-icount.sh [shares]: run by tests/livepatch-icount.sh in
+# a one-CPU -icount guest of Debian's kernel with the livepatch loaded
+# (vm/guest-init loaded it), where guest time is executed instructions and
+# a host stall moves no CPU time; with "shares", the second check alone
+# (tests/fault-suite.sh shows it red on a kernel whose compat yield does
+# not move the yielder). Prints TAP.
+#   - kselftest compat_yield_latency, yield_outside: a yielder outside
+#     every group at 1 keeps the stock yield (its time away per yield
+#     against the same yielder with no group at 1), the machine's switch
+#     at 0;
+#   - cpu.compat_yield: a yield loop alone in a cgroup beside a busy loop
+#     in another (group_share of tests/tap.sh), the switch at 0, keeps at
+#     most a tenth of the CPU with its group at 1 (compat yields give the
+#     busy loop's group its turn; the stock yield across groups gives it
+#     half) and gets half of it, 0.40 to 0.60, with its group at 0.
+# Uses $SCY_BIN (the tools and kselftests).
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+. tests/tap.sh
+
+knob=/sys/kernel/sched_compat_yield
+cg=/sys/fs/cgroup gy=/sys/fs/cgroup/scy-icount-yielder gh=/sys/fs/cgroup/scy-icount-hog
+if [[ ${1:-} == shares ]]; then
+	plan 1
+else
+	plan 2
+	run_kselftest "$SCY_BIN/selftests" compat_yield_latency -d "${SCY_LATENCY_SECONDS:-2}" -f yield_outside
+fi
+what="one CPU under -icount, the switch at 0: a yield loop in a cgroup beside a busy loop's cgroup"
+if [[ ! -w $knob ]] || ! echo +cpu >$cg/cgroup.subtree_control || ! mkdir -p $gy $gh ||
+	[[ ! -w $gy/cpu.compat_yield ]]; then
+	not_ok "$what: the livepatch's switch and a cgroup's cpu.compat_yield are writable"
+	exit 0
+fi
+echo 0 >$knob
+echo 1 >$gy/cpu.compat_yield
+read -r g1 _ <<<"$(group_share "$SCY_BIN/tests" $gy $gh)"
+echo 0 >$gy/cpu.compat_yield
+read -r g0 _ <<<"$(group_share "$SCY_BIN/tests" $gy $gh)"
+check "$what: with the group at 1, cpu share ${g1:-missing} <= 0.10; at 0, ${g0:-missing} in [0.40, 0.60]" \
+	test -n "$(in_range "$g1" 0 0.10 && echo y)" -a -n "$(in_range "$g0" 0.40 0.60 && echo y)"
+rmdir $gy $gh
