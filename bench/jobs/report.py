@@ -138,7 +138,7 @@ def page_table(summ):
     lines = []
     for kn in kernels_of(summ):
         knobs = knobs_of(summ, kn)
-        lines.append(f"#### {kn}\n")
+        lines.append(f"### {kn}\n")
         head = ["runtime", "placement"]
         for k in knobs:
             what = "stock" if k == "stock" else f"knob {k}"
@@ -243,27 +243,66 @@ def info(path):
     return d
 
 
+# a bar's colour per kernel flavour and knob value: greys for the stock
+# kernels, blues and greens (first version), oranges and reds (second) for
+# the patched and livepatched ones, light at knob 0 and dark at 1; a
+# column keeps its colour whichever columns a figure has
+COLOURS = [{("stock", "stock"): "#969696", ("patched", "0"): "#9ecae1",
+            ("patched", "1"): "#08519c", ("livepatch", "0"): "#a1d99b",
+            ("livepatch", "1"): "#006d2c"},
+           {("stock", "stock"): "#525252", ("patched", "0"): "#fdae6b",
+            ("patched", "1"): "#d94801", ("livepatch", "0"): "#fcbba1",
+            ("livepatch", "1"): "#a50f15"}]
+SPARE = ["#dadaeb", "#54278f", "#bcbddc", "#807dba"]
+
+
+def colours_of(cols):
+    versions = []
+    for kn, _ in cols:
+        v = kn.split("-")[0]
+        if v not in versions:
+            versions.append(v)
+    out, spare = [], iter(SPARE * len(cols))
+    for kn, k in cols:
+        v, _, flavor = kn.partition("-")
+        i = versions.index(v)
+        c = COLOURS[i].get((flavor, k)) if i < len(COLOURS) else None
+        out.append(c or next(spare))
+    return out
+
+
 def plot(summ, outdir):
-    """jobs.dat: a block per runtime, a row per placement, a column per
-    kernel and knob value (makespan / alone); jobs.png from it, a panel
-    per runtime"""
+    """jobs.dat: a block per runtime, a row per placement, three columns
+    per kernel and knob value (makespan / alone: the median over the runs,
+    the fastest and the slowest run); jobs.png from it, a panel per
+    runtime, a bar per median with its runs' spread"""
     cols = [(kn, k) for kn in kernels_of(summ) for k in knobs_of(summ, kn)]
     rts = [rt for rt in RUNTIMES if any(key[1] == rt for key in summ)]
     # the placements run, the same rows in every block
     pls = [pl for pl, _ in PAIRS if any(key[2] == pl for key in summ)]
     dat = os.path.join(outdir, "jobs.dat")
+    top = 0.0
     with open(dat, "w") as f:
         for rt in rts:
             f.write(f'"{rt}" ' + " ".join(
-                f'"{kn}"' if k == "stock" else f'"{kn} knob {k}"' for kn, k in cols) + "\n")
+                (f'"{kn}"' if k == "stock" else f'"{kn} knob {k}"') + ' "min" "max"'
+                for kn, k in cols) + "\n")
             for pl in pls:
                 vals = [rel(summ, kn, rt, pl, k) for kn, k in cols]
+                top = max([top] + [v[2] for v in vals if v])
                 f.write(f'"{pl}" ' + " ".join(
-                    f"{v[0]:.3f}" if v else "NaN" for v in vals) + "\n")
+                    f"{v[0]:.3f} {v[1]:.3f} {v[2]:.3f}" if v else "NaN NaN NaN"
+                    for v in vals) + "\n")
             f.write("\n\n")
     ideal = next(iter(summ.values()))["ideal"]
+    runs = sorted({s["n"] for key, s in summ.items() if key[2] != "alone"})
+    # the y axis reaches past the slowest run, in steps of 0.5
+    ymax = max(int(2 * max(top, GOAL * ideal)) + 1, 2) / 2
     subprocess.run(["gnuplot", "-e", f"in='{dat}'; out='{os.path.join(outdir, 'jobs.png')}'; "
-                    f"n={len(cols) + 1}; blocks={len(rts)}; names='{' '.join(rts)}'; ideal={ideal}",
+                    f"n={len(cols)}; blocks={len(rts)}; names='{' '.join(rts)}'; ideal={ideal}; "
+                    f"ymax={ymax}; runs='{'-'.join(map(str, (runs[0], runs[-1]) if len(runs) > 1 else runs))}'; "
+                    f"colours='{' '.join(colours_of(cols))}'; titles=\"" + " ".join(
+                        f"'{kn}'" if k == "stock" else f"'{kn} knob {k}'" for kn, k in cols) + '"',
                     os.path.join(os.path.dirname(os.path.abspath(__file__)), "plot.gp")],
                    check=True)
 

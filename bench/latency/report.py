@@ -45,7 +45,7 @@ def fmt_ms(us):
 
 
 def tables(groups, kernels, measure, title, what):
-    out = [f"### {title}", "",
+    out = [f"## {title}", "",
            f"{what}, ms; knob 0 and knob 1, p50 / p99 (yields in the "
            "window at knob 1):", ""]
     for k in kernels:
@@ -69,6 +69,51 @@ def tables(groups, kernels, measure, title, what):
                     f"{'-' if y1 is None else int(y1)} |")
         out.append("")
     return out
+
+
+TICK_MS = 4.0  # HZ=250, the guest kernels' configuration
+
+
+def span(values):
+    """'a' or 'a-b' ms, as the tables print them"""
+    lo, hi = fmt_ms(min(values)), fmt_ms(max(values))
+    return lo if lo == hi else f"{lo}-{hi}"
+
+
+def words(kernels):
+    return kernels[0] if len(kernels) == 1 else \
+        ", ".join(kernels[:-1]) + " and " + kernels[-1]
+
+
+def conclusion(groups, kernels):
+    """the page's first sentence, from the tables of the yield itself"""
+    k1p50, k0p50, alone, light, places = [], [], [], [], []
+    for k in kernels:
+        for p in PLACES:
+            for rv, _ in RIVALS:
+                r0 = groups.get((k, "away", p, rv, "0"), [])
+                r1 = groups.get((k, "away", p, rv, "1"), [])
+                if not r1:
+                    continue
+                if p not in places:
+                    places.append(p)
+                k1p50.append(cell(r1, "p50_us"))
+                (alone if rv == "none" else light).append(cell(r1, "p99_us"))
+                if r0:
+                    k0p50.append(cell(r0, "p50_us"))
+    if not k1p50:
+        return "No window of the yield itself was measured."
+    lo, hi = (round(x / 1000 / TICK_MS) for x in (min(k1p50), max(k1p50)))
+    ticks = "one tick" if lo == hi == 1 else f"{lo} ticks" if lo == hi else f"{lo}-{hi} ticks"
+    out = (f"At knob 1 a yield beside a CPU hog keeps the yielder away p50 "
+           f"{span(k1p50)} ms, {ticks} "
+           f"of {TICK_MS:g} ms, on {words(kernels)} in "
+           + (f"all {len(places)} placements" if len(places) > 1 else f"the {places[0]} placement")
+           + (f" (knob 0: p50 {span(k0p50)} ms)" if k0p50 else ""))
+    if alone and light:
+        out += (f", and a light task beside the hog raises the p99 from at "
+                f"most {fmt_ms(max(alone))} ms to at most {fmt_ms(max(light))} ms")
+    return out + "."
 
 
 def plot(groups, kernels, outdir):
@@ -136,11 +181,9 @@ def main():
     for key in groups:
         if key[0] not in kernels:
             kernels.append(key[0])
-    md = ["## Time away per sched_yield()", "",
-          f"Command: `{info.get('command', '?')}`; {info.get('date', '?')}; "
-          f"{info.get('host', '?')}; guests of 1 vCPU under QEMU -icount "
-          "(shift 2: guest time is 4 ns per executed instruction), HZ=250, "
-          f"{info.get('duration', '?')}-s windows.", "",
+    md = ["# Time away per sched_yield()", "",
+          conclusion(groups, kernels), "",
+          "![p99 time away per yield](latency.png)", "",
           "One CPU: a task calling sched_yield() in a loop, a nice-0 CPU "
           "hog, and at most one light task (SCHED_IDLE, nice 19, or a "
           "nice-0 spinner in a cgroup with cpu.idle=1); the yielder in the "
@@ -150,13 +193,18 @@ def main():
           "one more tick to the p99 (the kselftest's limit): on 6.12 it gets "
           "a turn of its own now and then (a compat yield hands the CPU to "
           "every rival at its level), the nice-19 task on 6.1 about once in "
-          "70 ticks. Data: [latency.csv](latency.csv).", "",
-          "![p99 time away per yield](latency.png)", ""]
+          "70 ticks.", ""]
     md += tables(groups, kernels, "away", "The yield itself",
                  "Time from the call to the return of sched_yield()")
     md += tables(groups, kernels, "oversleep",
                  "Yield, then sleep 1 ms",
                  "How much longer than 1 ms the sleep after each yield took")
+    md += ["## How this was measured", "",
+           f"Command: `{info.get('command', '?')}`; {info.get('date', '?')}; "
+           f"{info.get('host', '?')}; guests of 1 vCPU under QEMU -icount "
+           "(shift 2: guest time is 4 ns per executed instruction), HZ=250, "
+           f"{info.get('duration', '?')}-s windows. Data: "
+           "[latency.csv](latency.csv).", ""]
     with open(os.path.join(outdir, "latency.md"), "w") as f:
         f.write("\n".join(md))
     if "--no-plot" not in sys.argv:

@@ -156,6 +156,37 @@ plot x with lines dt 2 title "at the limit", {series}
     subprocess.run(["gnuplot"], input=gp, text=True, check=True)
 
 
+SUB_NAMES = {"time": "the time away", "G1": "G1", "shares": "the shares", "G4": "G4"}
+
+
+def conclusion(per_kernel):
+    """the page's first sentence: per kernel the judged cells that hold
+    the contract, and which sub-checks were judged in how many cells"""
+    if not per_kernel:
+        return "No kernel's cells were run."
+    held, total, bad_any = [], [], False
+    for k, rows in per_kernel:
+        bad = sum(verdict(c) == "**not ok**" for c in rows)
+        judged = len(rows) - sum(verdict(c) == "skip" for c in rows)
+        bad_any = bad_any or bad > 0
+        held.append(f"{judged - bad} of {judged} on {k}")
+        total.append(len(rows))
+
+    def words(xs):
+        return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " and " + xs[-1]
+    subs = []
+    for sub in SUBS:
+        n = [sum(1 for c in rows if c["v"].get(sub) in ("ok", "not ok")) for _, rows in per_kernel]
+        if any(n):
+            subs.append(f"{SUB_NAMES[sub]} in {words([str(x) for x in n])}"
+                        + ("" if subs else " cells"))
+    cells = (f"of {total[0]} cells{' each' if len(total) > 1 else ''}"
+             if len(set(total)) == 1 else f"of {words([str(x) for x in total])} cells")
+    return (f"At knob 1 {'not every' if bad_any else 'every'} judged cell holds the "
+            f"contract: {words(held)}, {cells}, the others skipped"
+            + (f" (judged: {', '.join(subs)})" if subs else "") + ".")
+
+
 def main():
     args = [a for a in sys.argv[1:] if a != "--no-plot"]
     if len(args) != 1:
@@ -164,10 +195,8 @@ def main():
     inf = info(outdir)
     kernels = inf.get("kernels", "").split()
     lines = ["# The contract over the matrix of topologies", "",
-             f"Command: `{inf.get('command', '?')}`; {inf.get('date', '?')}; "
-             f"{inf.get('host', '?')}; guests under QEMU "
-             f"{inf.get('accel', 'TCG')}, "
-             f"{inf.get('duration', '?')}-s windows.", "",
+             None, "",  # the first sentence, from the kernels' cells below
+             "![knob-1 p99 and max per cell against its limit](matrix.png)", "",
              "The kselftest `compat_yield_matrix` generates its cells from "
              "the dimensions (1-3 rivals of SCHED_IDLE, nice 19, nice 0 or "
              "nice -10; the same group, autogroups, sibling cpu cgroups, a "
@@ -189,11 +218,9 @@ def main():
              "before another task ran, where a rival of the yielder's weight "
              "competes), the shares (loop share <= 0.5%, CPU share <= knob "
              "0's + 1 point) and G4 (with a light sibling, at most twice the "
-             "share without it + 1 point). Raw windows: "
-             "[matrix.csv](matrix.csv).", "",
-             "![knob-1 p99 and max per cell against its limit](matrix.png)", ""]
+             "share without it + 1 point).", ""]
     if inf.get("note"):
-        lines[4:4] = [inf["note"], ""]
+        lines[6:6] = [inf["note"], ""]
     per_kernel = []
     for k in kernels:
         rows, rel, tick = load_tap(os.path.join(outdir, f"matrix-{k}.tap"))
@@ -201,10 +228,17 @@ def main():
         bad = sum(verdict(c) == "**not ok**" for c in rows)
         skips = sum(verdict(c) == "skip" for c in rows)
         judged = len(rows) - skips
-        lines += [f"### {k} (Linux {rel}, tick {tick} ms)", "",
+        lines += [f"## {k} (Linux {rel}, tick {tick} ms)", "",
                   f"{judged - bad} of {judged} cells hold the contract"
                   f"{f', {skips} skipped' if skips else ''}"
                   f" ([TAP](matrix-{k}.tap)).", "", table(rows), ""]
+    lines[2] = conclusion(per_kernel)
+    lines += ["## How this was measured", "",
+              f"Command: `{inf.get('command', '?')}`; {inf.get('date', '?')}; "
+              f"{inf.get('host', '?')}; guests under QEMU "
+              f"{inf.get('accel', 'TCG')}, "
+              f"{inf.get('duration', '?')}-s windows. Raw windows: "
+              "[matrix.csv](matrix.csv).", ""]
     with open(os.path.join(outdir, "matrix.md"), "w") as f:
         f.write("\n".join(lines))
     if "--no-plot" not in sys.argv:

@@ -6,7 +6,9 @@ usage: report.py PREFIX DIR...
 
 Reads DIR/mpi-all.csv (and accel, calibration.csv, mpich-ch3-polls) of
 each result directory (bench-mpi-all-KVER-FLAVOR); writes PREFIX-runs.csv,
-PREFIX.md and the gnuplot data PREFIX-latency.dat, PREFIX-harvest.dat.
+PREFIX.md (a first sentence from the latency table, the figures, the
+tables, the commands and accelerators at the end) and the gnuplot data
+PREFIX-latency.dat, PREFIX-harvest.dat.
 SCY_REPORT_UNIT names the time unit (instructions under -icount or plain
 TCG time). bench/mpi-all/report.sh runs it and draws the figures.
 """
@@ -169,16 +171,55 @@ for (ic, reps, iters, parts, strategies), ks in groups.items():
                     + f'REPS={reps} ITER={iters} PARTS="{parts}" '
                     + ('' if strategies == ' '.join(ALL_LIBS) else f'LIBS="{strategies}" ')
                     + f'KERNELS="{" ".join(ks)}" make bench-mpi-all')
-out.append('Reproduce (one guest at a time; 6.1 guests get one vCPU, and its lat4 part'
-           ' runs in a second guest under plain TCG):\n')
-out.append('\n'.join('    ' + c for c in cmds) + '\n')
+# The page: its title, the first sentence (from the latency tables),
+# the figures (report.sh draws them where they have data), the tables,
+# and how it was measured at the end
+def words(xs):
+    return xs[0] if len(xs) == 1 else ', '.join(xs[:-1]) + ' and ' + xs[-1]
+
+def conclusion():
+    part = next((p for p in ('lat', 'lat4') if any(sel(p, l, c) for l in libs for c in cols)), None)
+    if part is None:
+        return 'No latency part ran.'
+    where = {'lat': '2 ranks on one CPU', 'lat4': '4 ranks (2 pairs) on 2 CPUs'}[part]
+    yielding = {'openmpi-y1': 'Open MPI with yield_when_idle 1',
+                'mpich-ch3-y1': 'MPICH ch3:nemesis yielding'}
+    said = []
+    for l, name in yielding.items():
+        cells = []
+        for (k, fl, knob) in cols:
+            r1, r0 = sel(part, l, (k, fl, '1')), sel(part, l, (k, fl, '0'))
+            if knob != '1' or not r1:
+                continue
+            cells.append(f"{fmt(med(r1, 'median_us'))} us"
+                         + ('' if cells or said else ' per ping-pong at knob 1') + f' on {k} {fl}'
+                         + (f" (knob 0: {fmt(med(r0, 'median_us'))} us)" if r0 else ''))
+        if cells:
+            said.append(f'{name}{"" if said else " takes"} {words(cells)}')
+    polls = [med(sel(part, l, c), 'median_us') for l in ('openmpi-y0', 'mpich', 'mpich-ch3-y0')
+             for c in cols if sel(part, l, c)]
+    if polls:
+        lo, hi = fmt(min(polls)), fmt(max(polls))
+        said.append(f'the polling ones {lo if lo == hi else lo + "-" + hi} us on every kernel and knob')
+    if not said:
+        return f'Latency per ping-pong with {where}.'
+    return (f'With {where}, ' + ', '.join(said[:-1]) + (', and ' if len(said) > 2 else ' and ')
+            + said[-1] + ' (medians).') if len(said) > 1 else f'With {where}, {said[0]} (medians).'
+
+kernels = list(dict.fromkeys(f'{k}-{fl}' for k, fl, _ in cols))
+out.append(f'# Open MPI and MPICH with oversubscribed ranks: {words(kernels)}\n')
+out.append(conclusion() + '\n')
+base = os.path.basename(prefix)
+if any(sel(p, l, c) for p in ('lat', 'lat4') for l in libs for c in cols):
+    out.append(f'![latency]({base}-latency.png)\n')
+if any(sel(p, l, c) for p in ('idle', 'coloc') for l in libs for c in cols):
+    out.append(f'![harvest]({base}-harvest.png)\n')
 out.append(f'Rank 0 a {",".join(dl)} us straggler, 1-byte messages, empty reply; '
            f'{",".join(it)} timed ping-pongs per run (a tenth more untimed first), '
-           f'up to {len(n)} run(s) per point and knob value (REPS above). ' +
-           ('Times in guest us: under QEMU -icount shift=0 one guest ns is one executed instruction. '
+           f'up to {len(n)} run(s) per point and knob value (REPS). ' +
+           ('Times in guest us: under QEMU -icount shift=0 one guest ns is one executed instruction.\n'
             if 'icount' in os.environ.get('SCY_REPORT_UNIT', 'icount') else
-            'Times in us of guest time under plain TCG: they depend on the host\'s load. ') +
-           'Accelerator: ' + '; '.join(f'{k}: {v}' for k, v in accel.items()) + '.\n')
+            'Times in us of guest time under plain TCG: they depend on the host\'s load.\n'))
 table('Latency, 2 ranks on one CPU', 'median of the samples in us '
       '(p99, mean)', 'lat', lat_cell)
 table('Latency, 4 ranks (2 pairs) on 2 CPUs, placed by the scheduler',
@@ -218,6 +259,11 @@ if multi:
                f'spread of the run medians: {100 * rel(r["median_us"] for r in worst_med[1]):.1f}% '
                f'({" ".join(worst_med[0])}); of the timed loop: '
                f'{100 * rel(r["window_ns"] for r in worst_win[1]):.1f}% ({" ".join(worst_win[0])}).\n')
+out.append('## How this was measured\n')
+out.append('Reproduce (one guest at a time; 6.1 guests get one vCPU, and its lat4 part'
+           ' runs in a second guest under plain TCG):\n')
+out.append('\n'.join('    ' + c for c in cmds) + '\n')
+out.append('Accelerator: ' + '; '.join(f'{k}: {v}' for k, v in accel.items()) + '.\n')
 out.append('cpu-work alone on the CPU (calibration, ns per unit of work): '
            + '; '.join(f'{k}: {v}' for k, v in cal.items()) + '\n')
 open(prefix + '.md', 'w').write('\n'.join(out))

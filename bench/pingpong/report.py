@@ -142,6 +142,80 @@ COLORS = {("6.12", "0"): "#2166ac", ("6.1", "0"): "#92c5de",
           ("6.12", "stock"): "#404040", ("6.1", "stock"): "#bababa"}
 
 
+def words(xs):
+    return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " and " + xs[-1]
+
+
+def span(values, unit="", f=fmt):
+    lo, hi = f(min(values)), f(max(values))
+    return (lo if lo == hi else "%s-%s" % (lo, hi)) + unit
+
+
+def fig2_conclusion(series, get):
+    """the first sentence of the Fig. 2 page: a yielding rank 1 at knob 1
+    against knob 0 with rank 0 polling, and both ranks yielding against
+    blocking"""
+    labs = [lab for lab, k in series if k == "1"]
+    polls = [v["median"] for lab, k in series for v in [get(lab, k, "poll", "poll")] if v]
+    one, both = [], []
+    for lab in labs:
+        y1, y0 = get(lab, "1", "yield", "poll"), get(lab, "0", "yield", "poll")
+        if y1:
+            one.append("%s us%s on %s%s" % (
+                fmt(y1["median"]), "" if one else " per ping-pong at knob 1", lab,
+                " (knob 0: %s us)" % fmt(y0["median"]) if y0 else ""))
+        y, b = get(lab, "1", "yield", "same"), get(lab, "1", "block", "same")
+        if y and b:
+            both.append((fmt(y["median"]), "%.2fx" % (y["median"] / b["median"])))
+    if not one:
+        return ("Latency per ping-pong of each wait strategy on one CPU, on %s."
+                % words(order(lab for lab, _ in series)))
+    out = ("With rank 0 polling, a yielding rank 1 takes %s%s"
+           % (words(one), ", where polling takes %s" % span(polls, " us") if polls else ""))
+    if both:
+        out += (", and with both ranks yielding %s us at knob 1, %s the latency of blocking"
+                % (words([y for y, _ in both]), words([r for _, r in both])))
+    return out + "."
+
+
+def ratio(v):
+    return "%.2f" % v
+
+
+def fig7_conclusion(series, s):
+    """the first sentence of a Fig. 7 page: blocking against polling at the
+    smallest and the largest size, and knob 1 against knob 0"""
+    def ratios(size):
+        return [s[(lab, k, "block", size, d)]["median"] / s[(lab, k, "poll", size, d)]["median"]
+                for lab, k in series for d in DELAYS
+                if (lab, k, "block", size, d) in s and (lab, k, "poll", size, d) in s
+                and s[(lab, k, "poll", size, d)]["median"] > 0]
+    small, large = ratios(SIZES[0]), ratios(SIZES[-1])
+    if not small or not large:
+        return "Latency per ping-pong, poll and block, on %s." % words(
+            order(lab for lab, _ in series))
+    out = ("With a CPU per rank and rank 0 polling, blocking takes %sx the "
+           "latency of polling at %s and %sx at %s"
+           % (span(small, f=ratio), size_name(SIZES[0]), span(large, f=ratio),
+              size_name(SIZES[-1])))
+    meds, points = [], []
+    for lab in order(series, lambda x: x[0]):
+        for st in ("poll", "block"):
+            rat = [s[(lab, "1", st, size, d)]["median"] / s[(lab, "0", st, size, d)]["median"]
+                   for size in SIZES for d in DELAYS
+                   if (lab, "0", st, size, d) in s and (lab, "1", st, size, d) in s
+                   and s[(lab, "0", st, size, d)]["median"] > 0]
+            if rat:
+                meds.append(statistics.median(rat))
+                points += rat
+    if meds:
+        lo, hi = "%.2f" % min(meds), "%.2f" % max(meds)
+        out += (", and knob 1 against knob 0 is %s in the median over the points "
+                "(single points %.2f-%.2f)" % (lo if lo == hi else lo + "-" + hi,
+                                               min(points), max(points)))
+    return out + "."
+
+
 def fig2():
     rows, accel = load("fig2")
     if not rows:
@@ -170,14 +244,13 @@ def fig2():
     def get(lab, k, st, mode):
         return s.get((lab, k, st, "poll" if mode == "poll" else st))
 
-    md = []
+    md = ["# Ping-pong on one CPU, every wait strategy (LIBRA Fig. 2)\n",
+          fig2_conclusion(series, get) + "\n",
+          "![Fig. 2](%s-fig2.png)\n" % os.path.basename(prefix),
+          "One CPU, rank 0 a 50 us straggler, 1-byte messages, empty reply.\n"]
     accels = "; ".join("%s: %s" % (l, a) for l, a in accel.items())
     runs = sorted(set(v["runs"] for v in s.values()))
     iters = sorted(set(r["iterations"] for r in rows))
-    md.append("One CPU, rank 0 a 50 us straggler, 1-byte messages, empty reply; "
-              "%s runs of %s ping-pongs per point and knob value, the knob values "
-              "alternating within each boot. Accelerator: %s.\n"
-              % ("/".join(map(str, runs)), "/".join(iters), accels))
     cols = ["%s, %s" % (lab, knob_name(k)) for lab, k in series]
     for mode, title in (("poll", "rank 0 polls for the reply (LIBRA's measuring side), rank 1 waits with the strategy"),
                         ("same", "both ranks wait with the strategy (as in an MPI library)")):
@@ -216,6 +289,10 @@ def fig2():
                 lab, knob_name(k), who, yb, py, "yes" if yb <= 1.2 else "no",
                 "yes" if py >= 10 else "no"))
     md.append("")
+    md.append("## How this was measured\n")
+    md.append("%s runs of %s ping-pongs per point and knob value, the knob values "
+              "alternating within each boot. Accelerator: %s.\n"
+              % ("/".join(map(str, runs)), "/".join(iters), accels))
     with open(prefix + "-fig2.md", "w") as fh:
         fh.write("\n".join(md))
 
@@ -282,11 +359,15 @@ def fig7():
                             w.writerow([lab, k, st, size, d, v["runs"], v["iters"]] +
                                        ["%.3f" % v[c] for c in ("median", "lo", "hi", "p99",
                                                                 "mean", "sd", "cpu0", "cpu1")])
-    md = []
+    icount = all("icount" in a for a in accel.values())
+    md = ["# Ping-pong on two CPUs, poll against block (LIBRA Fig. 7)%s\n"
+          % ("" if icount else ", plain TCG"),
+          fig7_conclusion(series, s) + "\n",
+          "![Fig. 7%s](%s-fig7.png)\n" % ("" if icount else ", plain TCG",
+                                           os.path.basename(prefix)),
+          "Two CPUs (rank 0 and rank 1 pinned apart), rank 0 polls.\n"]
     accels = "; ".join("%s: %s" % (l, a) for l, a in accel.items())
     runs = sorted(set(v["runs"] for v in s.values()))
-    md.append("Two CPUs (rank 0 and rank 1 pinned apart), rank 0 polls; %s runs per "
-              "point and knob value. Accelerator: %s.\n" % ("/".join(map(str, runs)), accels))
     for lab, k in series:
         md.append("**%s, %s:** median latency per ping-pong in us, poll / block "
                   "(block/poll ratio)\n" % (lab, knob_name(k)))
@@ -317,6 +398,9 @@ def fig7():
                     md.append("| %s | %s | %.2f (%.2f-%.2f) |" % (
                         lab, st, statistics.median(rat), min(rat), max(rat)))
         md.append("")
+    md.append("## How this was measured\n")
+    md.append("%s run%s per point and knob value. Accelerator: %s.\n"
+              % ("/".join(map(str, runs)), "" if runs == [1] else "s", accels))
     with open(prefix + "-fig7.md", "w") as fh:
         fh.write("\n".join(md))
 

@@ -31,6 +31,11 @@ HOG = {
     "cgroup-root": "the hog a plain task of the root group, as every task "
                    "outside a cgroup on a host without systemd",
 }
+# the same, short, for the page's first sentence
+HOG_SHORT = {
+    "cgroup-session": "a hog in a session of its own",
+    "cgroup-root": "a hog that is a plain task of the root group",
+}
 LOOP_GOAL = 0.2    # % of the loop iterations, cgroup placement
 RATIO_GOAL = 2.0   # CPU share, cgroup placement over session placement
 
@@ -112,12 +117,10 @@ def main():
     busy = info.get("busy", "?")
     host = (f"`stress-ng --cpu {busy}` on the host beside the guest"
             if busy not in ("0", "?") else "nothing else started on the host")
-    md = ["### The yielder in a cgroup and in a session, busy host" +
+    md = ["# The yielder in a cgroup and in a session, busy host" +
           ("" if PLACES[0] == "cgroup-session" else ", the hog a plain root task"), "",
-          f"Command: `{info.get('command', '?')}`; {info.get('date', '?')}; "
-          f"{info.get('host', '?')}; {host}; guests of 2 vCPUs under QEMU "
-          f"{info.get('accel', '?')}, knob 1. Data: "
-          "[placement.csv](placement.csv).", "",
+          None, "",  # the first sentence, from the summary below
+          "![the yielder's CPU share per boot](placement.png)", "",
           "The yielder (sched_yield() in a loop) and a nice-0 hog "
           f"(getppid() in a loop) on one CPU. **{PLACES[0]}**: the "
           f"yielder in a cpu cgroup of its own, {HOG[PLACES[0]]}; "
@@ -130,7 +133,6 @@ def main():
           "CPU time over its loop iterations: it grows with the host's load, "
           "as the guest charges a stall of its vCPU to the task that ran "
           "through it.", "",
-          "![the yielder's CPU share per boot](placement.png)", "",
           f"| kernel | boot | host load (start, end) | {PLACES[0]}: loop share | CPU share | CPU us per yield | session: loop share | CPU share | CPU us per yield | CPU share ratio | goals |",
           "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     summary = []
@@ -164,10 +166,34 @@ def main():
         md.append(f"| {k} | {n} | {spread(ratios, lambda x: f'{x:.2f}x')} | "
                   f"{within} of {n} | {f_loop(worst)} |")
     md.append("")
+    md[2] = conclusion(summary, kernels)
+    md += ["## How this was measured", "",
+           f"Command: `{info.get('command', '?')}`; {info.get('date', '?')}; "
+           f"{info.get('host', '?')}; {host}; guests of 2 vCPUs under QEMU "
+           f"{info.get('accel', '?')}, knob 1. Data: "
+           "[placement.csv](placement.csv).", ""]
     with open(os.path.join(outdir, "placement.md"), "w") as f:
         f.write("\n".join(md))
     if "--no-plot" not in sys.argv:
         plot(kernels, boots, outdir, busy)
+
+
+def conclusion(summary, kernels):
+    """the page's first sentence, from the summary table"""
+    ratios = [r for _, _, rs, _ in summary for r in rs]
+    if not ratios:
+        return "No boot measured both placements."
+    n = sum(nb for _, nb, _, _ in summary)
+    within = sum(1 for r in ratios if r <= RATIO_GOAL)
+    worst = max(w for _, _, _, w in summary)
+    names = kernels[0] if len(kernels) == 1 else \
+        ", ".join(kernels[:-1]) + " and " + kernels[-1]
+    return (f"In a cpu cgroup of its own beside {HOG_SHORT[PLACES[0]]}, the "
+            f"yielder got {min(ratios):.2f}x-{max(ratios):.2f}x the CPU share "
+            f"it got in a session of its own, within the goal of "
+            f"{RATIO_GOAL:g}x in {within} of {n} boots of {names}, and at "
+            f"most {f_loop(worst)} of the loop iterations (goal: "
+            f"{LOOP_GOAL}%).")
 
 
 def plot(kernels, boots, outdir, busy):
