@@ -138,9 +138,9 @@ def plot(groups, kernels, outdir):
         os.unlink(dat)
         return
     png = os.path.join(outdir, "latency.png")
-    gp = f"""set terminal pngcairo size 1400,700 font ",10" noenhanced
+    gp = f"""set terminal pngcairo size 1600,850 font ",10" noenhanced
 set output "{png}"
-set title "Time away per sched_yield(), p99 (one CPU, nice-0 hog and a light task; QEMU -icount)"
+set title "Time away per sched_yield(), p99 (one CPU, nice-0 hog and a light task; QEMU -icount)" offset 0,2
 set ylabel "p99 time away (ms, log scale)"
 set logscale y
 set yrange [0.001:*]
@@ -148,10 +148,12 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
-set xtics rotate by -45 scale 0
-set key top left
-set rmargin 10
-set bmargin 14
+set xtics rotate by 45 right scale 0
+set key at graph 0.5, graph 1.02 center bottom horizontal
+set lmargin 28
+set rmargin 4
+set tmargin 5
+set bmargin 16
 set grid ytics
 plot "{dat}" using 3:xtic(2) title "knob 0", "" using 4 title "knob 1"
 """
