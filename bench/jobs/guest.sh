@@ -253,7 +253,7 @@ job_cmd() {
 
 # run_set KNOB REP RUNTIME PLACEMENT: one set of jobs, a CSV row per job
 run_set() {
-	local k=$1 r=$2 rt=$3 pl=$4 f idx njobs=2 want=0 pids=() jpids=() cgs=() u0=() line y= cg extra= p waited
+	local k=$1 r=$2 rt=$3 pl=$4 f idx njobs=2 want=0 pids=() jpids=() cgs=() u0=() line y= cg extra= p waited part
 	[[ $pl == alone || $pl == harvest-* ]] && njobs=1
 	[[ $pl != harvest-* ]] || extra_start "${pl#harvest-}"
 	rm -f "$tmp/gate"
@@ -286,14 +286,18 @@ run_set() {
 	# every process of every job is up and waits at the gate; a job that
 	# ends before that (a runtime's refusal) stops the run at once, with
 	# what it said, as do 300 s without a process becoming ready
-	waited=0
+	waited=0 part=
 	while ((${#pids[@]} < want)); do
 		if read -r -t 5 line <&3; then
+			line=$part$line part=
 			pids+=("${line#ready }")
 			gate_pids=("${pids[@]}")
 			waited=0
 			continue
 		fi
+		# a read that times out in the middle of a line keeps what it
+		# read ("r" of "ready PID"): the rest comes with the next read
+		part+=$line
 		waited=$((waited + 5))
 		for p in "${jpids[@]}"; do
 			if ! kill -0 "$p" 2>/dev/null || ((waited >= 300)); then
