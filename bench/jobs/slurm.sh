@@ -130,6 +130,15 @@ slurm_plugstack() {
 	fi >"$slurm_dir/plugstack.conf"
 }
 
+# slurm_gone PID...: none of the PIDs, nor any slurmstepd, is left
+slurm_gone() {
+	local p
+	for p in "$@"; do
+		[[ ! -d /proc/$p ]] || return 1
+	done
+	! pgrep -x slurmstepd >/dev/null
+}
+
 slurm_down() {
 	local f pids=() p d c until=$((SECONDS + 30))
 	scancel -u root 2>/dev/null || true
@@ -138,15 +147,20 @@ slurm_down() {
 		p=$(cat "$slurm_dir/$f.pid")
 		kill "$p" 2>/dev/null && pids+=("$p")
 	done
-	# the daemons and the jobs' slurmstepd gone, their cgroups empty
-	for p in "${pids[@]}"; do
-		while [[ -d /proc/$p ]] && ((SECONDS < until)); do
-			sleep 0.1
-		done
-	done
-	while pgrep -x slurmstepd >/dev/null && ((SECONDS < until)); do
+	# the daemons and the jobs' slurmstepd gone, their cgroups empty:
+	# given 30 s to stop, then killed (a guest on a busy host can take
+	# longer than that to stop them), and waited for
+	while ! slurm_gone "${pids[@]}" && ((SECONDS < until)); do
 		sleep 0.1
 	done
+	if ! slurm_gone "${pids[@]}"; then
+		kill -KILL "${pids[@]}" 2>/dev/null
+		pkill -KILL -x slurmstepd 2>/dev/null
+		until=$((SECONDS + 120))
+		while ! slurm_gone "${pids[@]}" && ((SECONDS < until)); do
+			sleep 0.1
+		done
+	fi
 	# slurmd's scope, then system.slice where slurm_up made it, then the
 	# controllers enabled at the root since
 	for d in /sys/fs/cgroup/system.slice/*slurmstepd.scope; do
