@@ -405,17 +405,63 @@ static const char *const lp_func_names[] = {
 	"yield_task_fair", "yield_to_task_fair", "cpu_cgroup_css_released",
 };
 
-/* The switch in @state if it is a build of this livepatch's, else NULL. */
-static struct lp_switch *lp_switch_in(struct klp_state *state)
+/*
+ * [@p, @p + @size), @size > 0, lies within one region of the module @mod's
+ * core memory (its init memory is freed under another lock than the
+ * livepatch core's).
+ */
+static bool lp_in_module(const void *p, size_t size, const struct module *mod)
 {
-	struct lp_switch *sw = state ? state->data : NULL;
-
-	return sw && sw->magic == LP_SWITCH_MAGIC ? sw : NULL;
+	unsigned long a = (unsigned long)p, b = a + size - 1;
+#ifdef for_class_mod_mem_type	/* 6.4's struct module_memory */
+	for_class_mod_mem_type(type, core) {
+		if (within_module_mem_type(a, mod, type) &&
+		    within_module_mem_type(b, mod, type))
+			return true;
+	}
+	return false;
+#else
+	return within_module_core(a, mod) && within_module_core(b, mod);
+#endif
 }
 
+/*
+ * The switch in @patch's state of this livepatch's id if @patch is a
+ * build of this livepatch, else NULL. Another vendor's livepatch may
+ * carry the id with data of any kind: the data is read only when it lies
+ * within @patch's own module, whole (as long as the state's version has
+ * it), and it is a build of this one's when it starts with the magic
+ * number.
+ */
 static struct lp_switch *lp_switch_of(struct klp_patch *patch)
 {
-	return lp_switch_in(klp_get_state(patch, LP_STATE_ID));
+	struct klp_state *state = patch ? klp_get_state(patch, LP_STATE_ID) : NULL;
+	struct lp_switch *sw = state ? state->data : NULL;
+	size_t size = offsetofend(struct lp_switch, files);
+
+	if (state && state->version >= 2)
+		size = sizeof(*sw);
+	if (!sw || !lp_in_module(sw, size, patch->mod))
+		return NULL;
+	return sw->magic == LP_SWITCH_MAGIC ? sw : NULL;
+}
+
+/*
+ * The patch whose state klp_get_prev_state() returns while this build is
+ * being enabled: the last one before it in the core's list that carries
+ * this livepatch's state id, or NULL.
+ */
+static struct klp_patch *lp_prev_patch(void)
+{
+	struct klp_patch *patch, *prev = NULL;
+
+	list_for_each_entry(patch, &klp_patches, list) {
+		if (patch == &lp_patch)
+			break;
+		if (klp_get_state(patch, LP_STATE_ID))
+			prev = patch;
+	}
+	return prev;
 }
 
 /*
@@ -615,8 +661,9 @@ static void lp_files_remove(struct lp_switch *sw)
  */
 static int lp_pre_patch(struct klp_object *obj)
 {
-	struct klp_state *prev = klp_get_prev_state(LP_STATE_ID);
-	struct lp_switch *prev_sw = lp_switch_in(prev);
+	struct klp_patch *prev_patch = lp_prev_patch();
+	struct klp_state *prev = prev_patch ? klp_get_state(prev_patch, LP_STATE_ID) : NULL;
+	struct lp_switch *prev_sw = lp_switch_of(prev_patch);
 	struct klp_patch *other;
 	const char *name = NULL;
 	int ret;

@@ -8,7 +8,8 @@
  * (.replace) that carries no state; with LP_TEST_YIELD it also replaces
  * yield_to_task_fair(), with a yield_to() that never yields; with
  * LP_TEST_STATE it carries livepatch_compat_yield's state id with data of
- * its own (none).
+ * its own: a value that points nowhere (a non-canonical address, which
+ * faults when read), as a vendor's cookie might.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -56,7 +57,7 @@ static struct klp_object lp_test_objs[] = {
 
 #ifdef LP_TEST_STATE
 static struct klp_state lp_test_states[] = {
-	{ .id = 0x73637900UL, .version = 1 },
+	{ .id = 0x73637900UL, .version = 1, .data = (void *)0xdead000000000100UL },
 	{ }
 };
 #endif
