@@ -142,9 +142,10 @@
  * -icount, KVM) a stall moves the time away, G1 (a stall is charged to
  * the task that ran through it, which leaves the others more lag than a
  * turn) and the CPU shares: they are reported and SKIP; the loop-counter
- * share, which a stall does not move, is judged.  The bound needs the
- * scheduler's slices from /sys/kernel/debug/sched; without them time is
- * not judged either, and says so.
+ * share, which a stall does not move, is judged.  With -S the time away
+ * is judged net of the stalls, and G1, the CPU shares and G4 SKIP alike.
+ * The bound needs the scheduler's slices from /sys/kernel/debug/sched;
+ * without them time is not judged either, and says so.
  *
  * Host stalls: under QEMU TCG a guest that the host does not run for a
  * while sees the time jump; a sample across it grows by the stall.  With

@@ -553,6 +553,13 @@ static double ms(__u64 ns)
 
 static const char stall_g1[] =
 	"guest time stalls (-S): a stall charged to a rival leaves more lag than a turn";
+/*
+ * A stall is charged to the task that ran through it, and a host slower
+ * in one window than in the other moves the CPU time of a yield's round
+ * trip: the knob-0 and knob-1 windows' CPU shares are not comparable.
+ */
+static const char stall_cpu[] =
+	"guest time stalls (-S): a stall is charged to the task that ran through it";
 
 void ct_judge(const struct ct_sched *sp, const struct ct_cell *c,
 	      const struct ct_win *k0, const struct ct_win *k1,
@@ -564,6 +571,9 @@ void ct_judge(const struct ct_sched *sp, const struct ct_cell *c,
 	__u64 k50 = k0->nyields ? k0->p50 : 0, k99 = k0->nyields ? k0->p99 : 0;
 	__u64 kmax = k0->nyields ? k0->max : 0;
 	bool timed = !untimed, ok50, ok99, okmax;
+	/* why the CPU shares (shares, G4) are not judged, NULL: judged */
+	const char *cpu_why = untimed ? untimed :
+			      sp->stalls ? stall_cpu : NULL;
 	const char *why = "";
 	char *m;
 	size_t len;
@@ -661,7 +671,7 @@ void ct_judge(const struct ct_sched *sp, const struct ct_cell *c,
 		bool okloop = k1->nyields && k1->loop_share <= CT_LOOP_SHARE_MAX;
 		bool okcpu = k1->cpu_share <= k0->cpu_share + CT_CPU_NOISE;
 
-		if (timed) {
+		if (!cpu_why) {
 			j->st[CT_SHARES] = okloop && okcpu ? CT_OK : CT_FAIL;
 			snprintf(m, len,
 				 "shares: yielder loops %.3f%% %s 0.5%%, cpu %.2f%% %s k0 %.2f%% + 1",
@@ -674,7 +684,7 @@ void ct_judge(const struct ct_sched *sp, const struct ct_cell *c,
 				 "shares: yielder loops %.3f%% %s 0.5%%; cpu %.2f%% (k0 %.2f%%) not judged, %s",
 				 100 * k1->loop_share, le(okloop),
 				 100 * k1->cpu_share, 100 * k0->cpu_share,
-				 untimed);
+				 cpu_why);
 		}
 	}
 
@@ -692,11 +702,11 @@ void ct_judge(const struct ct_sched *sp, const struct ct_cell *c,
 			       "G4, yielder cpu with its sibling %.2f%% %s 2 x %.2f%% without + 1",
 			       100 * k1->cpu_share, le(ok),
 			       100 * nosib->cpu_share);
-		if (!timed) {
+		if (cpu_why) {
 			j->st[CT_G4] = CT_SKIP;
 			if (off > 0 && (size_t)off < len)
 				snprintf(m + off, len - off,
-					 ": not judged, %s", untimed);
+					 ": not judged, %s", cpu_why);
 		} else {
 			j->st[CT_G4] = ok ? CT_OK : CT_FAIL;
 		}

@@ -12,8 +12,10 @@
  *   - one knob-1 yield that returned at once fails G1 where G1 is judged,
  *     a loop share over 0.5% fails the shares where they are judged;
  *   - where time is not judged (-U), time, G1 and G4 are SKIPs, never
- *     passes; with the guest's stalls taken out (-S), G1 is a SKIP and
- *     the time line still fails on a knob-1 window 50 ms longer.
+ *     passes; with the guest's stalls taken out (-S), G1 and G4 are
+ *     SKIPs, the shares judge the loop share alone (a stall is charged to
+ *     the task that ran through it), and the time line still fails on a
+ *     knob-1 window 50 ms longer.
  * Prints TAP, one line per property with the number of cells it held in
  * and the first cell where it did not.
  *
@@ -45,7 +47,7 @@ static const char * const prop_text[NR_PROP] = {
 	"one knob-1 yield returning at once fails G1 wherever G1 is judged",
 	"a knob-1 loop share over 0.5% fails the shares wherever they are judged",
 	"with time not judged (-U), time, G1 and G4 are SKIPs, not passes, and the shares judge the loop share alone",
-	"with the guest's stalls taken out (-S), G1 is a SKIP, not a pass, and the time line still fails on every yield 50 ms longer",
+	"with the guest's stalls taken out (-S), G1 and G4 are SKIPs, not passes, the shares judge the loop share alone, and the time line still fails on every yield 50 ms longer",
 };
 
 static int held[NR_PROP], failed[NR_PROP];
@@ -176,9 +178,18 @@ static void check_cell(const struct ct_sched *sp, const char *kname,
 	grown.p99 += DELAY;
 	grown.max += DELAY;
 	grown.at_once = 5;
+	grown.cpu_share = 0.5;
 	ct_judge(&sps, c, &k0, &grown, &nosib, NULL, &j2);
-	note(P_STALLS, j2.st[CT_G1] == CT_SKIP && j2.st[CT_TIME] == CT_FAIL,
+	note(P_STALLS, j2.st[CT_G1] == CT_SKIP && j2.st[CT_TIME] == CT_FAIL &&
+	     j2.st[CT_G4] == CT_SKIP &&
+	     j2.st[CT_SHARES] == (ct_heavy_rival(c, &why) ? CT_OK : CT_SKIP),
 	     what);
+	/* ... and a loop share over 0.5% still fails them */
+	grown = k1;
+	grown.loop_share = 0.006;
+	ct_judge(&sps, c, &k0, &grown, &nosib, NULL, &j2);
+	note(P_STALLS, ct_heavy_rival(c, &why) ?
+	     j2.st[CT_SHARES] == CT_FAIL : j2.st[CT_SHARES] == CT_SKIP, what);
 }
 
 /*
