@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -29,6 +30,8 @@
 #define EXIT_UNSUPPORTED	4	/* placement impossible here (as KSFT_SKIP) */
 
 #define MAX_REPEAT		1000
+/* long options without a short one */
+#define OPT_LATE_EDGE		256
 
 
 static void on_signal(int sig)
@@ -44,7 +47,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: %s [-d SECONDS] [-c CPU] [-n HOGS] [-p same|session|cgroup|cgroup-session|cgroup-root]\n"
 		"       %*s [-m yield|getppid] [-k 0|1|keep] [-r REPEAT]\n"
-		"       %*s [-f table|csv|kv] [-o FILE]\n"
+		"       %*s [-f table|csv|kv] [-o FILE] [--late-edge MS]\n"
 		"\n"
 		"Pin a yielder (worker 0) and HOGS getppid() workers to one CPU, let\n"
 		"them count loop iterations for SECONDS and report each worker's share\n"
@@ -81,6 +84,10 @@ static void usage(FILE *f)
 		"  -f, --format F          table (default), csv (header and one row per\n"
 		"                          run) or kv (one key=value line per run)\n"
 		"  -o, --output FILE       write the report to FILE instead of stdout\n"
+		"      --late-edge MS      a test of the edges: read the yield_stats\n"
+		"                          module's counters MS ms (0..1000) after the\n"
+		"                          window's end, as a guest the host stalls may;\n"
+		"                          edge_yields must still cover the gap\n"
 		"  -h, --help              this text\n"
 		"\n"
 		"When the yield_stats module (module/) is loaded, the table and kv\n"
@@ -132,7 +139,11 @@ static void scenario_name(char *buf, size_t len, const struct scy_config *c)
 struct ys_sample {
 	bool valid;
 	unsigned long long yields, effective, compat;
-	/* yields counted while the files were read: the most one may lag */
+	/*
+	 * Yields counted from just before the snapshot of the workers' loop
+	 * counters to the last read of the files: the most the module's
+	 * counts at this edge may be off from the loop counters'.
+	 */
 	unsigned long long during;
 };
 
@@ -151,21 +162,26 @@ static bool ys_read(const char *name, unsigned long long *v)
 	return ok;
 }
 
-static struct ys_sample ys_sample(void)
+/*
+ * The counters at one edge of the window, @before the yields counter read
+ * just before the workers' loop counters were.
+ */
+static struct ys_sample ys_sample(bool have_before, unsigned long long before)
 {
 	struct ys_sample s = { 0 };
 	unsigned long long again;
 
 	/*
 	 * One file per counter, read while the yielder runs: yields is read
-	 * again last, so that the yields made meanwhile bound how far the
-	 * other counts may be off from it.
+	 * again last, so that the yields made since the loop counters were
+	 * read bound how far the counts may be off from theirs.
 	 */
-	s.valid = ys_read("yields", &s.yields) &&
+	s.valid = have_before &&
+		  ys_read("yields", &s.yields) && s.yields >= before &&
 		  ys_read("effective", &s.effective) &&
 		  ys_read("compat", &s.compat) &&
 		  ys_read("yields", &again) && again >= s.yields;
-	s.during = s.valid ? again - s.yields : 0;
+	s.during = s.valid ? again - before : 0;
 	return s;
 }
 
@@ -173,20 +189,38 @@ struct ys_window {
 	struct ys_sample start, end;
 	struct stall_probe st;
 	int busy_cpu;
+	/* the yields counter just before the loop counters' snapshot */
+	bool have_before;
+	unsigned long long before;
+	/* test hook: ms between the snapshot and the files' read at the end */
+	long late_ms;
 };
 
-static void ys_window_edge(void *arg, bool end)
+static void ys_window_edge(void *arg, bool end, bool after)
 {
 	struct ys_window *w = arg;
 
+	if (!after) {
+		w->have_before = ys_read("yields", &w->before);
+		return;
+	}
 	if (!end) {
-		w->start = ys_sample();
+		w->start = ys_sample(w->have_before, w->before);
 		if (w->start.valid)
 			stall_probe_start(&w->st, w->busy_cpu);
-	} else {
-		w->end = ys_sample();
-		stall_probe_stop(&w->st);
+		return;
 	}
+	if (w->late_ms) {
+		struct timespec ts = {
+			.tv_sec = w->late_ms / 1000,
+			.tv_nsec = w->late_ms % 1000 * 1000000L,
+		};
+
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	}
+	w->end = ys_sample(w->have_before, w->before);
+	stall_probe_stop(&w->st);
 }
 
 static void ys_print(FILE *f, enum format fmt, const struct ys_sample *a,
@@ -258,6 +292,7 @@ int main(int argc, char **argv)
 		{ "repeat",	required_argument, NULL, 'r' },
 		{ "format",	required_argument, NULL, 'f' },
 		{ "output",	required_argument, NULL, 'o' },
+		{ "late-edge",	required_argument, NULL, OPT_LATE_EDGE },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -268,6 +303,7 @@ int main(int argc, char **argv)
 	struct scy_result res;
 	char err[SCY_ERRLEN], scen[64];
 	int opt, repeat = 1, want_knob = -1, knob, i, ret = 0;
+	long late_ms = 0;
 	FILE *out = stdout;
 
 	cli_set_prog(argv[0], "yield-share");
@@ -306,6 +342,9 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			out_path = optarg;
+			break;
+		case OPT_LATE_EDGE:
+			late_ms = parse_long("--late-edge", optarg, 0, 1000);
 			break;
 		default:
 			cli_other_option(opt, usage);
@@ -357,6 +396,7 @@ int main(int argc, char **argv)
 		struct ys_window ysw = {
 			.st = { .cpu = -1 },
 			.busy_cpu = cfg.cpu,
+			.late_ms = late_ms,
 		};
 
 		cfg.window_edge = ys_window_edge;

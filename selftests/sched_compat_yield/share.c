@@ -557,13 +557,15 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &warmup, &warmup) == EINTR)
 		;
 
+	if (cfg.window_edge)
+		cfg.window_edge(cfg.edge_arg, false, false);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (snapshot(sh, nr, res->cpu_source, &s0)) {
 		snprintf(err, errlen, "cannot read the workers' CPU time");
 		goto out;
 	}
 	if (cfg.window_edge)
-		cfg.window_edge(cfg.edge_arg, false);
+		cfg.window_edge(cfg.edge_arg, false, true);
 	until = t0;
 	until.tv_sec += (time_t)cfg.duration_s;
 	until.tv_nsec += (long)((cfg.duration_s - (double)(time_t)cfg.duration_s) *
@@ -575,13 +577,15 @@ int scy_run(const struct scy_config *cfg_in, struct scy_result *res,
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) ==
 	       EINTR)
 		;
+	if (cfg.window_edge)
+		cfg.window_edge(cfg.edge_arg, true, false);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (snapshot(sh, nr, res->cpu_source, &s1)) {
 		snprintf(err, errlen, "cannot read the workers' CPU time");
 		goto out;
 	}
 	if (cfg.window_edge)
-		cfg.window_edge(cfg.edge_arg, true);
+		cfg.window_edge(cfg.edge_arg, true, true);
 	res->wall_s = ts_diff(&t0, &t1);
 
 	for (i = 0; i < nr; i++) {

@@ -75,13 +75,15 @@ struct scy_config {
 	enum scy_placement placement;
 	enum scy_optin optin;
 	/*
-	 * If set, called in the caller's process right after the window's
-	 * first snapshot (end false) and right after its last (end true):
-	 * for counters that must cover the measured window and nothing else
-	 * (not the fork, the warm-up or the workers' exit). The second call
-	 * is not made when the run fails inside the window.
+	 * If set, called in the caller's process right before (after false)
+	 * and right after (after true) the window's first snapshot of the
+	 * workers' counters (end false) and its last (end true): for
+	 * counters that must cover the measured window and nothing else (not
+	 * the fork, the warm-up or the workers' exit), and that can bracket
+	 * the moment the snapshot was taken.  The calls at the end are not
+	 * made when the run fails inside the window.
 	 */
-	void (*window_edge)(void *arg, bool end);
+	void (*window_edge)(void *arg, bool end, bool after);
 	void *edge_arg;
 };
 
