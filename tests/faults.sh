@@ -23,8 +23,9 @@
 #             cells with two nice -10 rivals;
 #   nomove    a compat yield that does not move the yielder: the matrix's
 #             G1 and shares lines, the share kselftest's knob-1 limits,
-#             and the livepatch-icount stage's share of a yield loop in a
-#             cgroup at 1 (tests/guest-livepatch-icount.sh);
+#             and the livepatch-icount stage's shares of a yield loop in a
+#             cgroup at 1 and in an autogroup at knob 1
+#             (tests/guest-livepatch-icount.sh);
 #   leak      every task's yield a compat one, up to the root, while a
 #             cgroup is at 1 (cpu.compat_yield): the share kselftest's
 #             tests of a yielder outside the groups at 1 and of one whose

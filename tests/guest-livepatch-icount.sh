@@ -15,7 +15,12 @@
 #     in another (group_share of tests/tap.sh), the switch at 0, keeps at
 #     most a tenth of the CPU with its group at 1 (compat yields give the
 #     busy loop's group its turn; the stock yield across groups gives it
-#     half) and gets half of it, 0.40 to 0.60, with its group at 0.
+#     half) and gets half of it, 0.40 to 0.60, with its group at 0;
+#   - the machine's switch: a yield loop in a session (an autogroup) of
+#     its own beside a busy loop (session_share of tests/tap.sh) keeps at
+#     most a tenth of the CPU with the switch at 1 and gets 0.40 to 0.60
+#     with it at 0 (the plain-TCG livepatch lane judges the write of 0 by
+#     the stock yield's shape; here its share is judged).
 # Uses $SCY_BIN (the tools and kselftests).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -24,9 +29,9 @@ cd "$(dirname "$0")/.." || exit 1
 knob=/sys/kernel/sched_compat_yield
 cg=/sys/fs/cgroup gy=/sys/fs/cgroup/scy-icount-yielder gh=/sys/fs/cgroup/scy-icount-hog
 if [[ ${1:-} == shares ]]; then
-	plan 1
-else
 	plan 2
+else
+	plan 3
 	run_kselftest "$SCY_BIN/selftests" compat_yield_latency -d "${SCY_LATENCY_SECONDS:-2}" -f yield_outside
 fi
 what="one CPU under -icount, the switch at 0: a yield loop in a cgroup beside a busy loop's cgroup"
@@ -43,3 +48,15 @@ read -r g0 _ <<<"$(group_share "$SCY_BIN/tests" $gy $gh)"
 check "$what: with the group at 1, cpu share ${g1:-missing} <= 0.10; at 0, ${g0:-missing} in [0.40, 0.60]" \
 	test -n "$(in_range "$g1" 0 0.10 && echo y)" -a -n "$(in_range "$g0" 0.40 0.60 && echo y)"
 rmdir $gy $gh
+# Autogroups on for the session's own group (Debian's 6.1 boots with
+# them off), as they were after.
+ag=/proc/sys/kernel/sched_autogroup_enabled
+ag0=$(cat $ag 2>/dev/null)
+[[ -n $ag0 ]] && echo 1 >$ag
+echo 1 >$knob
+read -r s1 _ <<<"$(session_share "$SCY_BIN/tests")"
+echo 0 >$knob
+read -r s0 _ <<<"$(session_share "$SCY_BIN/tests")"
+[[ -n $ag0 ]] && echo "$ag0" >$ag
+check "one CPU under -icount, the machine's switch: a yield loop in its own autogroup beside a busy loop, cpu share ${s1:-missing} <= 0.10 with the switch at 1; ${s0:-missing} in [0.40, 0.60] at 0" \
+	test -n "$(in_range "$s1" 0 0.10 && echo y)" -a -n "$(in_range "$s0" 0.40 0.60 && echo y)"

@@ -255,6 +255,18 @@ group_share() {
 		'BEGIN { if (y + h > 0 && r != "") printf "%.4f %d", y / (y + h), r }'
 }
 
+# session_share TOOLDIR: a yield loop in a session (an autogroup) of its
+# own beside a busy loop, both on the last CPU, for 2 s (yield-loop -s),
+# the machine's switch as it is. Prints "SHARE RUN" as group_share does,
+# yield-loop's line to stderr as a comment.
+session_share() {
+	local out
+	out=$("$1/yield-loop" -s -H 1 -c $(($(nproc) - 1)) -d 2 2>&1 | grep '^yield-loop ')
+	echo "# $out" >&2
+	awk -v y="$(field yielder_cpu "$out")" -v h="$(field hog_cpu "$out")" -v r="$(field at_once_run_max "$out")" \
+		'BEGIN { if (y + h > 0 && r != "") printf "%.4f %d", y / (y + h), r }'
+}
+
 # guest_tick_ms: the running kernel's tick in ms (CONFIG_HZ, 250 when the
 # kernel does not say)
 guest_tick_ms() {
