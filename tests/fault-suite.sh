@@ -81,8 +81,11 @@ if [[ $mode == rule ]]; then
 	f=${2:?usage: fault-suite.sh rule FAULT}
 	echo "# fault guest: kernel $(uname -r), $(nproc) CPU(s), scy_fault=$f"
 	# one group, another autogroup, another cgroup, a Slurm-deep tree: a
-	# nice -10, a nice-0 and a nice-19 rival, no event
-	cells='^(0|12|25|42) '
+	# nice -10, a nice-0 and a nice-19 rival, no event; and each task
+	# placed on its own, a cgroup, a Slurm job's tree and (autogroups
+	# off) a session beside a nice-0 rival in a cgroup and one of the
+	# root task group
+	cells='^(0|12|25|42) |^[0-9]+ entity autogroup=(on yielder=(cgroup|nested)|off yielder=session) rivals=nice0@cgroup,nice0@task '
 	case $f in
 	delay:1) plan 4 ;;
 	delay:20 | nocap | double) plan 2 ;;

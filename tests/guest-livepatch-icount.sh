@@ -20,7 +20,11 @@
 #     its own beside a busy loop (session_share of tests/tap.sh) keeps at
 #     most a tenth of the CPU with the switch at 1 and gets 0.40 to 0.60
 #     with it at 0 (the plain-TCG livepatch lane judges the write of 0 by
-#     the stock yield's shape; here its share is judged).
+#     the stock yield's shape; here its share is judged);
+#   - kselftest compat_yield_matrix, the entity placement's cells (the
+#     yielder and each rival placed on their own, autogroups on and off):
+#     the contract's time, G1 and shares, on Debian's kernel with the
+#     livepatch.
 # Uses $SCY_BIN (the tools and kselftests).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -31,8 +35,9 @@ cg=/sys/fs/cgroup gy=/sys/fs/cgroup/scy-icount-yielder gh=/sys/fs/cgroup/scy-ico
 if [[ ${1:-} == shares ]]; then
 	plan 2
 else
-	plan 3
+	plan 4
 	run_kselftest "$SCY_BIN/selftests" compat_yield_latency -d "${SCY_LATENCY_SECONDS:-2}" -f yield_outside
+	run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -d 0.6 -c '^[0-9]+ entity '
 fi
 what="one CPU under -icount, the switch at 0: a yield loop in a cgroup beside a busy loop's cgroup"
 if [[ ! -w $knob ]] || ! echo +cpu >$cg/cgroup.subtree_control || ! mkdir -p $gy $gh ||

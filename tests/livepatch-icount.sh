@@ -11,7 +11,8 @@
 # key on; the yielder must keep the stock yield); and the CPU share of a
 # yield loop in a cgroup beside a busy loop's cgroup with its group's
 # cpu.compat_yield at 1, then at 0, and of one in its own autogroup with
-# the switch at 1, then at 0. Prints TAP.
+# the switch at 1, then at 0; the matrix's cells with each task placed on
+# its own (compat_yield_matrix, entity). Prints TAP.
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
 . "$SCY_REPO/tests/tap.sh"

@@ -18,7 +18,8 @@
 # clock free of host load; and the contract over the matrix's cells
 # (compat_yield_matrix), its time away judged against the contract's
 # bound, G1 and the CPU shares, all of which host load would move
-# elsewhere: the default set but its migrate cells (one CPU), its cgroup
+# elsewhere: the default set but its migrate cells (one CPU; each task
+# placed on its own, autogroups on and off, among them), its cgroup
 # and nested cells without a flip in the opt-in form (-O), and the
 # long-slice cells of the full product that caught the rule without its
 # span cap.

@@ -18,7 +18,8 @@ import subprocess
 import sys
 
 LINE = re.compile(
-    r"^(?P<ok>not ok|ok) \d+ (?:# SKIP )?cell (?P<cell>\d+) (?P<place>\S+) "
+    r"^(?P<ok>not ok|ok) \d+ (?:# SKIP )?cell (?P<cell>\d+) "
+    r"(?P<place>\S+(?: autogroup=\S+ yielder=\S+)?) "
     r"rivals=(?P<rivals>\S+) event=(?P<event>\S+): (?P<what>.*)$")
 TIME = re.compile(
     r"^time away at knob 1 p50 (?P<p50>[\d.]+)(?: (?:<=|>) (?P<l50>[\d.]+))?, "

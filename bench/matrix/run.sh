@@ -12,7 +12,7 @@
 # and max time away per yield at knob 1 against the limit, the shares),
 # from each guest's TAP (matrix-KERNEL.tap).
 # DURATION: seconds per window (default 2); MATRIX=full: the full product
-# (1137 cells, about 50 minutes per kernel at 0.6-s windows) instead of the
+# (2353 cells, about 100 minutes per kernel at 0.6-s windows) instead of the
 # default set. ICOUNT=SHIFT: one-vCPU guests under QEMU -icount (vm/run.sh's
 # SCY_ICOUNT; guest time is executed instructions): figures free of the
 # host's load, as make check judges them (tests/starve-suite.sh); the

@@ -30,6 +30,18 @@
  *                       session (on a host without systemd, such as a
  *                       test guest, the root task group: every process
  *                       outside a cgroup there);
+ *              entity:  the yielder and each rival placed on their own,
+ *                       with autogroups on or off: a plain task of the
+ *                       root task group (task), a session of its own
+ *                       (session: an autogroup while they are on), a
+ *                       cgroup of its own below the cgroup2 root
+ *                       (cgroup), or the task of a Slurm job's tree of
+ *                       its own from the root (nested, 7 levels); all
+ *                       meet at the root, each rival weighing its own
+ *                       weight as a plain task and 1024 in a group.
+ *                       Needs the test in the root task group (and, with
+ *                       autogroups on, in no autogroup of its own), as
+ *                       in a test guest: else a SKIP;
  *   event      none;
  *              nice-flip:   rival 1 alternates nice 19 and nice 0 (light
  *                           first), every 300 ms;
@@ -67,32 +79,41 @@
  *                           rivals').
  *   The main process writes the flips of nice, policy, cpu.weight and
  *   cpu.idle, off the measured CPU where there is another; the group
- *   events exist in the cgroup and nested placements only.
+ *   events exist in the cgroup and nested placements only, the entity
+ *   placement has no event (none).
  *
  * Cells are generated, never listed, in a fixed order (placement, event,
  * rival list). The full product (-F, or SCY_MATRIX=full): every placement
  * x every event it allows x every rival list (the multisets of 1 to 3
  * weights; with rival 1 singled out for sleep-wake; rival 1 nice19 for
- * nice-flip and long-slice, idle for policy-flip), 1137 cells. The default set covers it:
+ * nice-flip and long-slice, idle for policy-flip), and in the entity
+ * placement every list of 1 or 2 rivals, each a weight at a place, beside
+ * the yielder at each place, autogroups on and off: 2353 cells. The
+ * default set covers it:
  * per placement x event pair, rival lists picked greedily from the full
  * product's, in their order, until every weight has been beside the pair
  * (3-wise coverage of placement, event and weight); each pick is the list
  * that adds most of the uncovered triples, then of the uncovered pairs
  * (rival count with placement, event and weight; event with the weight of
  * rival 1), the earlier (shorter) list on a tie. The G4 family: one cell
- * per placement. Migrations under QEMU's single-threaded TCG (and
- * -icount): with the yielder migrating both vCPUs are busy, and they take
- * turns on one host thread, up to 100 ms each (QEMU's round-robin kick
- * period); a sample that spans the other vCPU's turn grows by it, as one
- * under plain TCG grows by a stall of its own vCPU: a watcher per CPU
- * takes both out as far as it sees them (see Host stalls), so that
- * their time is judged on bare metal only: make check runs every cell in
- * its guests of plain TCG with -U (the loop-counter shares) and all but
- * the migrate cells in its one-CPU guests under -icount, where time is
- * judged.  -l lists the cells with their index, -n INDEX runs one,
- * -c REGEX (POSIX extended, matched against "INDEX PLACEMENT rivals=...
- * event=...") the ones it matches; indices are those of the set in use
- * (default or -F).
+ * per placement. The entity placement: per yielder's place, the lists
+ * that bring most rival weights at a place not yet beside it (then a pair
+ * of places not yet side by side), until all were; autogroups off, only
+ * those with a session (a plain task then); autogroups on, also one rival
+ * alone, SCHED_IDLE in a group of its own; 50 cells.  Migrations under
+ * QEMU's single-threaded TCG (and -icount): with the yielder migrating
+ * both vCPUs are busy, and they take turns on one host thread, up to 100
+ * ms each (QEMU's round-robin kick period); a sample that spans the other
+ * vCPU's turn grows by it, as one under plain TCG grows by a stall of its
+ * own vCPU: a watcher per CPU takes both out as far as it sees them (see
+ * Host stalls), so that their time is judged on bare metal only: make
+ * check runs the migrate cells in its guests of plain TCG with -U (the
+ * loop-counter shares) and all the others in its one-CPU guests under
+ * -icount, where time is judged.  -l lists the cells with their index,
+ * -n INDEX runs one, -c REGEX (POSIX extended, matched against "INDEX
+ * PLACEMENT rivals=... event=...", the entity cells' "INDEX entity
+ * autogroup=on|off yielder=PLACE rivals=WEIGHT@PLACE,... event=none") the
+ * ones it matches; indices are those of the set in use (default or -F).
  *
  * Windows: each cell runs a window at knob 0 and one at knob 1, with its
  * event, in the same process (the knob-0 window of a flip event lasts three
@@ -267,6 +288,17 @@ static const char * const cg_compete[NR_PL] = {
 
 #define LEAF_YIELDER	0
 #define LEAF_RIVALS	1
+
+/*
+ * The entity placement: each task of a group of its own (cgroup, nested)
+ * gets a tree that starts at the cgroup2 root, beside the root's plain
+ * tasks: "<base>-y" for the yielder, "<base>-rN" for rival N, and in the
+ * nested trees below that the path of a Slurm job's task.
+ */
+static char ent_path[1 + CT_MAX_RIVALS][192];
+static const char *ent_leaves[1 + CT_MAX_RIVALS];
+/* entity 0 the yielder, 1 + i rival i: its leaf, or SCY_NO_LEAF */
+static int ent_leaf[1 + CT_MAX_RIVALS];
 
 /* ------------------------------------------------------------------ */
 /* workers and their shared page */
@@ -641,6 +673,10 @@ static void rival_spec(const struct ct_cell *c, enum ct_event ev, int i, int cpu
 		ws->slice_ns = CT_LONG_SLICE_NS;
 	ws->leaf = c->t.pl == PL_CGROUP || c->t.pl == PL_NESTED ?
 		   LEAF_RIVALS : SCY_NO_LEAF;
+	if (c->t.pl == PL_ENTITY) {
+		ws->leaf = ent_leaf[1 + i];
+		ws->setsid = c->t.re[i] == E_SESSION;
+	}
 }
 
 /*
@@ -808,6 +844,145 @@ static int flip(const struct ct_cell *c, enum ct_event ev, struct win_shared *sh
 }
 
 /*
+ * The placements whose rivals are plain tasks of the test's group beside
+ * groups below the cgroup2 root (cgroup-root, entity) need that group to be
+ * the root: where the test runs in a cgroup below it, turning the cpu
+ * controller on at the root would make that cgroup a task group of its
+ * own, and the test's plain tasks its members.  SCY_OK or SCY_EUNSUPPORTED
+ * with the reason.
+ */
+static int root_only(char *err, size_t errlen)
+{
+	char why[PATH_MAX + 128], self[PATH_MAX];
+
+	if (!scy_in_root_task_group(why, sizeof(why))) {
+		snprintf(err, errlen,
+			 "the test's tasks are not in the root task group (%s): the groups would not meet them at one level",
+			 why);
+		return SCY_EUNSUPPORTED;
+	}
+	if (!scy_cgroup2_self(self, sizeof(self)) && strcmp(self, "/")) {
+		snprintf(err, errlen,
+			 "the test runs in cgroup %s, not the cgroup2 root: with the cpu controller on at the root its plain tasks would be in that group",
+			 self);
+		return SCY_EUNSUPPORTED;
+	}
+	return SCY_OK;
+}
+
+/*
+ * The entity placement of @c: autogroups on or off as it says, and a tree
+ * of groups for each task placed in a cgroup or a job's tree, each from
+ * the root, where the test's plain tasks are; so that every task's entity
+ * competes at the root.  SKIP where the test does not run in the root
+ * task group, or (autogroups on) runs in an autogroup of its own session.
+ */
+static int entity_setup(const struct ct_cell *c, char *err, size_t errlen)
+{
+	char mine[64];
+	int e, i, nr = 0;
+
+	e = root_only(err, errlen);
+	if (e)
+		return e;
+	e = scy_autogroup_set(c->t.ag, err, errlen);
+	/* no autogroups at all: as good as off */
+	if (e == SCY_EUNSUPPORTED && !c->t.ag &&
+	    access(SCY_AUTOGROUP_SYSCTL, F_OK))
+		e = SCY_OK;
+	if (e)
+		return e;
+	if (c->t.ag && (autogroup_of(getpid(), mine, sizeof(mine)) ||
+			strcmp(mine, "root"))) {
+		snprintf(err, errlen,
+			 "the test runs in an autogroup of its own session (%s): its plain tasks would be in it",
+			 mine);
+		return SCY_EUNSUPPORTED;
+	}
+	for (i = 0; i <= c->t.nr; i++) {
+		enum ct_ent pe = i ? c->t.re[i - 1] : c->t.ye;
+		char name[16];
+
+		ent_leaf[i] = SCY_NO_LEAF;
+		if (pe != E_CGROUP && pe != E_NESTED)
+			continue;
+		if (i)
+			snprintf(name, sizeof(name), "r%d", i);
+		else
+			snprintf(name, sizeof(name), "y");
+		if (pe == E_NESTED)
+			snprintf(ent_path[i], sizeof(ent_path[i]),
+				 "%s-%s/" NESTED_PREFIX "job_%d/step_0/user/task_0",
+				 cg_base, name, i + 1);
+		else
+			snprintf(ent_path[i], sizeof(ent_path[i]), "%s-%s",
+				 cg_base, name);
+		ent_leaves[nr] = ent_path[i];
+		ent_leaf[i] = nr++;
+	}
+	if (!nr)
+		return SCY_OK;
+	return scy_cgroup_setup("", ent_leaves, nr, err, errlen);
+}
+
+/*
+ * The entity placement as the tasks see it (@pid: the window's, by slot).
+ * Autogroups on: every task outside a cgroup in the root task group's
+ * autogroup, but a session one, which is in an autogroup none of the
+ * others is in.  Off: the sysctl still 0 (a task keeps the autogroup of
+ * its session, /proc/PID/autogroup names it, but runs in the root task
+ * group).  0, or -1 with what differs in @err.
+ */
+static int entity_check(const struct ct_cell *c, const pid_t *pid, char *err,
+			size_t errlen)
+{
+	char ag[1 + CT_MAX_RIVALS][64];
+	int i, j, v;
+
+	if (!c->t.ag) {
+		v = scy_read_01(SCY_AUTOGROUP_SYSCTL);
+		if (v > 0) {
+			snprintf(err, errlen, "%s reads 1, not 0",
+				 SCY_AUTOGROUP_SYSCTL);
+			return -1;
+		}
+		if (v < 0 && errno != ENOENT) {
+			snprintf(err, errlen, "cannot read %s: %s",
+				 SCY_AUTOGROUP_SYSCTL, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	for (i = 0; i <= c->t.nr; i++) {
+		enum ct_ent pe = i ? c->t.re[i - 1] : c->t.ye;
+		pid_t p = pid[i ? SLOT_RIVAL + i - 1 : SLOT_YIELDER];
+		bool own = pe == E_SESSION;
+
+		if (pe == E_CGROUP || pe == E_NESTED) {
+			ag[i][0] = '\0';
+			continue;
+		}
+		if (autogroup_of(p, ag[i], sizeof(ag[i]))) {
+			snprintf(err, errlen, "cannot read /proc/%d/autogroup",
+				 (int)p);
+			return -1;
+		}
+		for (j = 0; j < i && own; j++)
+			if (!strcmp(ag[i], ag[j]))
+				break;
+		if (own ? !strcmp(ag[i], "root") || j < i :
+			  strcmp(ag[i], "root")) {
+			snprintf(err, errlen,
+				 "%s placed as %s, autogroups on: in autogroup %s",
+				 i ? slot_names[SLOT_RIVAL + i - 1] : "yielder",
+				 ct_e_names[pe], ag[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
  * Set up the placement of @c for a window with event @ev.  SCY_OK; SCY_EUNSUPPORTED with the reason
  * (a SKIP); SCY_EFAIL (a failure).
  */
@@ -831,7 +1006,14 @@ static int cell_setup(const struct ct_cell *c, enum ct_event ev, char *err,
 		return scy_autogroup_setup(err, errlen);
 	if (c->t.pl == PL_SAME)
 		return SCY_OK;
+	if (c->t.pl == PL_ENTITY)
+		return entity_setup(c, err, errlen);
 	/* cgroup-root: the yielder's group alone, the rivals in ours */
+	if (c->t.pl == PL_CROOT) {
+		ret = root_only(err, errlen);
+		if (ret)
+			return ret;
+	}
 	ret = scy_cgroup_setup(cg_base, c->t.pl == PL_NESTED ? cg_nested :
 			       cg_flat, c->t.pl == PL_CROOT ? 1 : 2, err,
 			       errlen);
@@ -1199,7 +1381,10 @@ static int run_window(const struct ct_cell *c, struct win *w)
 		    !(i == SLOT_SIBLING && ev == EV_SIBLING &&
 		      c->t.pl != PL_SESSION))
 			continue;
-		if (i == SLOT_YIELDER) {
+		if (i == SLOT_YIELDER && c->t.pl == PL_ENTITY) {
+			ws.setsid = c->t.ye == E_SESSION;
+			ws.leaf = ent_leaf[0];
+		} else if (i == SLOT_YIELDER) {
 			ws.setsid = c->t.pl == PL_SESSION;
 			ws.leaf = inner ? LEAF_YIELDER : SCY_NO_LEAF;
 		} else if (i == SLOT_SIBLING) {
@@ -1257,6 +1442,11 @@ static int run_window(const struct ct_cell *c, struct win *w)
 				 his, theirs, mine);
 			goto out;
 		}
+	}
+	if (c->t.pl == PL_ENTITY) {
+		e = entity_check(c, pid, err, errlen);
+		if (e)
+			goto out;
 	}
 	w->cpu_source = 0;
 	if (scy_cpu_time(SCY_CPU_SCHEDSTAT, pid[SLOT_YIELDER], &t) || !t)
@@ -1458,7 +1648,7 @@ out_place:
 
 static void print_window(const struct ct_cell *c, const struct win *w)
 {
-	char rv[64], shares[256], line[640];
+	char rv[64], pl[64], shares[256], line[640];
 	size_t off = 0;
 	int i;
 
@@ -1505,10 +1695,10 @@ static void print_window(const struct ct_cell *c, const struct win *w)
 	if (!csv)
 		return;
 	ct_rivals_str(&c->t, rv, sizeof(rv));
+	ct_placement_str(&c->t, pl, sizeof(pl));
 	fprintf(csv, "%d,%s,%d,%s,%s,\"%s\",%s,%d,%.2f,%.3f,",
-		c->idx, w->kind, w->knob, scy_kernel_release(),
-		ct_pl_names[c->t.pl], rv, ct_ev_names[w->ev], cpu_a, opt_duration,
-		w->wall_s);
+		c->idx, w->kind, w->knob, scy_kernel_release(), pl, rv,
+		ct_ev_names[w->ev], cpu_a, opt_duration, w->wall_s);
 	fprintf(csv, "%llu,%.1f,%.1f,%.1f,%d,%d,%d,%llu,%.6f,%.6f,%.4f,%.1f,\"",
 		(unsigned long long)w->nyields, w->p50 / 1e3, w->p99 / 1e3,
 		w->max / 1e3, w->cut, w->full, w->flips,
@@ -1550,8 +1740,11 @@ static bool topo_eq(const struct ct_topo *a, const struct ct_topo *b)
 
 	if (a->pl != b->pl || a->nr != b->nr)
 		return false;
+	if (a->pl == PL_ENTITY && (a->ag != b->ag || a->ye != b->ye))
+		return false;
 	for (i = 0; i < a->nr; i++)
-		if (a->w[i] != b->w[i])
+		if (a->w[i] != b->w[i] ||
+		    (a->pl == PL_ENTITY && a->re[i] != b->re[i]))
 			return false;
 	return true;
 }

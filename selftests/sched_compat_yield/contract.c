@@ -9,7 +9,11 @@
 #include "contract.h"
 
 const char * const ct_pl_names[NR_PL] = {
-	"same", "session", "cgroup", "nested", "cgroup-root",
+	"same", "session", "cgroup", "nested", "cgroup-root", "entity",
+};
+
+const char * const ct_e_names[NR_E] = {
+	"task", "session", "cgroup", "nested",
 };
 
 const char * const ct_w_names[NR_W] = {
@@ -45,6 +49,9 @@ double ct_weight_of(enum ct_weight w)
 
 bool ct_ev_allowed(enum ct_placement pl, enum ct_event ev)
 {
+	/* each task placed on its own: the topologies, not the events */
+	if (pl == PL_ENTITY)
+		return ev == EV_NONE;
 	if (ev == EV_WEIGHT || ev == EV_IDLE)
 		return pl == PL_CGROUP || pl == PL_NESTED;
 	/* in the same placement the yielder's group is the rivals' */
@@ -188,6 +195,115 @@ static void add_cell(struct ct_cell *cells, int max, int *n,
 }
 
 /*
+ * PL_ENTITY: the rival lists, 1 or 2 rivals, each a weight at a place,
+ * listed by kind k = weight * NR_E + place, the larger first (a multiset:
+ * rival 1's kind >= rival 2's).  Returns how many were written to @out.
+ */
+static int entity_lists(struct ct_topo *out, int max)
+{
+	int nr, a, b, n = 0;
+
+	for (nr = 1; nr <= 2; nr++) {
+		for (a = NR_W * NR_E - 1; a >= 0; a--) {
+			for (b = nr > 1 ? a : 0; b >= 0; b--) {
+				if (n < max) {
+					memset(&out[n], 0, sizeof(out[n]));
+					out[n].nr = nr;
+					out[n].w[0] = a / NR_E;
+					out[n].re[0] = a % NR_E;
+					out[n].w[1] = b / NR_E;
+					out[n].re[1] = b % NR_E;
+				}
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
+#define MAX_ENTITY_LISTS	(NR_W * NR_E + NR_W * NR_E * (NR_W * NR_E + 1) / 2)
+
+/*
+ * PL_ENTITY cells: autogroups on, then off; the yielder at each place;
+ * then the rival lists.  Full: every list.  Default: the lists, picked
+ * greedily (most new pairs, the earlier on a tie), until every rival
+ * weight at every place has been beside the yielder's place; with
+ * autogroups off a session is a plain task, so there only the pairs that
+ * hold a session (the yielder's or a rival's) are required.
+ */
+static void gen_entity(bool full, struct ct_cell *cells, int max, int *n)
+{
+	static struct ct_topo lists[MAX_ENTITY_LISTS];
+	bool need[NR_W][NR_E], pp[NR_E][NR_E];
+	int nl, ag, ye, i, k, best, g, bg, w, e;
+	struct ct_topo t;
+
+	nl = entity_lists(lists, MAX_ENTITY_LISTS);
+	for (ag = 1; ag >= 0; ag--) {
+		for (ye = 0; ye < NR_E; ye++) {
+			for (w = 0; w < NR_W; w++)
+				for (e = 0; e < NR_E; e++)
+					need[w][e] = ag || ye == E_SESSION ||
+						     e == E_SESSION;
+			memset(pp, 0, sizeof(pp));
+			for (i = 0; full && i < nl; i++) {
+				t = lists[i];
+				t.ag = ag;
+				t.ye = ye;
+				add_cell(cells, max, n, PL_ENTITY, EV_NONE, &t);
+			}
+			while (!full) {
+				best = -1;
+				bg = REQUIRED - 1;
+				for (i = 0; i < nl; i++) {
+					const struct ct_topo *l = &lists[i];
+
+					g = REQUIRED * need[l->w[0]][l->re[0]];
+					/* a second rival of another kind */
+					if (l->nr > 1 &&
+					    (l->w[1] != l->w[0] || l->re[1] != l->re[0]))
+						g += REQUIRED * need[l->w[1]][l->re[1]];
+					/* rivals at two places not yet side by side */
+					if (l->nr > 1 && l->re[0] != l->re[1])
+						g += !pp[l->re[0]][l->re[1]];
+					if (g > bg) {
+						bg = g;
+						best = i;
+					}
+				}
+				if (best < 0)
+					break;
+				t = lists[best];
+				for (k = 0; k < t.nr; k++)
+					need[t.w[k]][t.re[k]] = false;
+				if (t.nr > 1) {
+					pp[t.re[0]][t.re[1]] = true;
+					pp[t.re[1]][t.re[0]] = true;
+				}
+				t.ag = ag;
+				t.ye = ye;
+				add_cell(cells, max, n, PL_ENTITY, EV_NONE, &t);
+			}
+			/*
+			 * One rival alone beside the yielder, the tightest
+			 * bound: a SCHED_IDLE task in a group of its own,
+			 * which weighs 1024 at the root all the same (of the
+			 * yielder's kind where it has a group, else a cgroup).
+			 */
+			if (!full && ag) {
+				memset(&t, 0, sizeof(t));
+				t.nr = 1;
+				t.w[0] = W_IDLE;
+				t.re[0] = ye == E_TASK ? E_CGROUP : ye;
+				t.ag = ag;
+				t.ye = ye;
+				add_cell(cells, max, n, PL_ENTITY, EV_NONE, &t);
+			}
+		}
+	}
+}
+
+/*
  * Generate the cells, in a fixed order: placements, events, then rival
  * lists.  Full: every list of every allowed pair.  Default: per pair, the
  * list that covers most (REQUIRED for a new triple), the earlier (shorter)
@@ -202,6 +318,10 @@ int ct_gen_cells(bool full, struct ct_cell *cells, int max)
 	memset(&cv, 0, sizeof(cv));
 	memset(lists, 0, sizeof(lists));
 	for (pl = 0; pl < NR_PL; pl++) {
+		if (pl == PL_ENTITY) {
+			gen_entity(full, cells, max, &n);
+			continue;
+		}
 		for (ev = 0; ev < NR_EV; ev++) {
 			if (!ct_ev_allowed(pl, ev))
 				continue;
@@ -242,22 +362,53 @@ void ct_rivals_str(const struct ct_topo *t, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (i = 0; i < t->nr && off < len; i++)
-		off += snprintf(buf + off, len - off, "%s%s", i ? "," : "",
-				ct_w_names[t->w[i]]);
+		off += snprintf(buf + off, len - off, "%s%s%s%s",
+				i ? "," : "", ct_w_names[t->w[i]],
+				t->pl == PL_ENTITY ? "@" : "",
+				t->pl == PL_ENTITY ? ct_e_names[t->re[i]] : "");
+}
+
+void ct_placement_str(const struct ct_topo *t, char *buf, size_t len)
+{
+	if (t->pl == PL_ENTITY)
+		snprintf(buf, len, "entity autogroup=%s yielder=%s",
+			 t->ag ? "on" : "off", ct_e_names[t->ye]);
+	else
+		snprintf(buf, len, "%s", ct_pl_names[t->pl]);
 }
 
 void ct_cell_name(const struct ct_cell *c, char *buf, size_t len)
 {
-	char rv[64];
+	char rv[96], pl[64];
 
 	ct_rivals_str(&c->t, rv, sizeof(rv));
-	snprintf(buf, len, "%d %s rivals=%s event=%s", c->idx,
-		 ct_pl_names[c->t.pl], rv, ct_ev_names[c->ev]);
+	ct_placement_str(&c->t, pl, sizeof(pl));
+	snprintf(buf, len, "%d %s rivals=%s event=%s", c->idx, pl, rv,
+		 ct_ev_names[c->ev]);
 }
 
 bool ct_rivals_are_tasks(const struct ct_cell *c)
 {
 	return c->t.pl == PL_SAME || c->t.pl == PL_CROOT;
+}
+
+bool ct_ent_is_task(const struct ct_topo *t, enum ct_ent e)
+{
+	return e == E_TASK || (e == E_SESSION && !t->ag);
+}
+
+/* Rival @i's weight at the level where the yielder yields, heavy state */
+static double level_weight(const struct ct_cell *c, int i)
+{
+	if (c->t.pl == PL_ENTITY)
+		return ct_ent_is_task(&c->t, c->t.re[i]) ?
+		       ct_weight_of(c->t.w[i]) : 1024;
+	if (!ct_rivals_are_tasks(c))
+		return 1024;
+	/* nice-flip, policy-flip: rival 1's heavy state */
+	if (i == 0 && (c->ev == EV_NICE || c->ev == EV_POLICY))
+		return ct_weight_of(W_NICE0);
+	return ct_weight_of(c->t.w[i]);
 }
 
 bool ct_heavy_rival(const struct ct_cell *c, const char **why)
@@ -267,6 +418,13 @@ bool ct_heavy_rival(const struct ct_cell *c, const char **why)
 	if (c->ev == EV_WEIGHT || c->ev == EV_IDLE) {
 		*why = "the rivals' group is lowered half the time";
 		return false;
+	}
+	if (c->t.pl == PL_ENTITY) {
+		for (i = 0; i < c->t.nr; i++)
+			steady += level_weight(c, i) >= 1024;
+		if (!steady)
+			*why = "no rival of nice 0's weight or heavier at the root";
+		return steady > 0;
 	}
 	for (i = 0; i < c->t.nr; i++) {
 		if (i == 0 && c->ev == EV_SLEEP)
@@ -408,19 +566,17 @@ void ct_bound(const struct ct_sched *sp, const struct ct_cell *c,
 
 	memset(b, 0, sizeof(*b));
 	b->w = 1024;
-	if (ct_rivals_are_tasks(c)) {
+	if (ct_rivals_are_tasks(c) || t->pl == PL_ENTITY) {
 		for (i = 0; i < t->nr; i++) {
-			double wi = ct_weight_of(t->w[i]);
+			double wi = level_weight(c, i);
 
-			/* nice-flip, policy-flip: rival 1's heavy state */
-			if (i == 0 && (c->ev == EV_NICE || c->ev == EV_POLICY))
-				wi = ct_weight_of(W_NICE0);
 			b->wr += wi;
 			b->rw[i] = wi;
 		}
 		b->n = t->nr;
 		snprintf(b->level, sizeof(b->level), "%s",
 			 t->pl == PL_SAME ? "the test's group" :
+			 t->pl == PL_ENTITY ? "the root (each task's own entity)" :
 			 "the test's group (the yielder's cgroup)");
 	} else {
 		/* the rivals' group entity: cpu.weight 100 (heavy state) */

@@ -49,6 +49,14 @@
  *   the matrix makes.  Each limit also takes 1% of a tick for the clock
  *   reads and the yield itself.
  *
+ * The level and its weights per placement: same and cgroup-root, the
+ * test's own group, each rival by its own weight; session, cgroup and
+ * nested, the rivals' one group entity of 1024 (the default weight, its
+ * whole load on this CPU); entity (PL_ENTITY), the root, where each rival
+ * weighs its own weight where it is a plain task and 1024 where it has a
+ * group of its own (an autogroup of nice 0, a cgroup, a job's tree),
+ * whatever its task weighs in there; the yielder 1024 either way.
+ *
  * The events add terms:
  *   nice-flip, policy-flip, weight-flip, idle-flip: W_r is the rivals' in
  *     the heavy state (a reweight keeps a rival's lag on EEVDF, and on CFS
@@ -111,9 +119,22 @@
 
 /*
  * PL_CROOT: the yielder in a cgroup of its own, the rivals plain tasks of
- * the test's own group (on a host without systemd, the root task group)
+ * the test's own group (on a host without systemd, the root task group);
+ * PL_ENTITY: the yielder and each rival placed on their own (enum ct_ent),
+ * every group's tree starting at the root task group, where the test's
+ * plain tasks are, with autogroups on or off: all meet at the root
  */
-enum ct_placement { PL_SAME, PL_SESSION, PL_CGROUP, PL_NESTED, PL_CROOT, NR_PL };
+enum ct_placement {
+	PL_SAME, PL_SESSION, PL_CGROUP, PL_NESTED, PL_CROOT, PL_ENTITY, NR_PL
+};
+
+/*
+ * Where one task of a PL_ENTITY cell is: a plain task of the root task
+ * group; in a session of its own (an autogroup while autogroups are on,
+ * else a plain task); in a cpu cgroup of its own below the root; at the
+ * bottom of a tree of its own as deep as a Slurm job's task (7 levels)
+ */
+enum ct_ent { E_TASK, E_SESSION, E_CGROUP, E_NESTED, NR_E };
 /* light to heavy */
 enum ct_weight { W_IDLE, W_NICE19, W_NICE0, W_NICE_M10, NR_W };
 enum ct_event {
@@ -122,6 +143,7 @@ enum ct_event {
 };
 
 extern const char * const ct_pl_names[NR_PL];
+extern const char * const ct_e_names[NR_E];
 extern const char * const ct_w_names[NR_W];
 extern const int ct_w_nice[NR_W];
 extern const char * const ct_ev_names[NR_EV];
@@ -130,6 +152,10 @@ struct ct_topo {
 	enum ct_placement pl;
 	int nr;
 	enum ct_weight w[CT_MAX_RIVALS];	/* w[0]: the rival an event acts on */
+	/* PL_ENTITY: autogroups on, where the yielder and each rival are */
+	bool ag;
+	enum ct_ent ye;
+	enum ct_ent re[CT_MAX_RIVALS];
 };
 
 struct ct_cell {
@@ -188,6 +214,8 @@ struct ct_judgement {
 int ct_gen_cells(bool full, struct ct_cell *cells, int max);
 void ct_cell_name(const struct ct_cell *c, char *buf, size_t len);
 void ct_rivals_str(const struct ct_topo *t, char *buf, size_t len);
+/* "PLACEMENT", for the entity cells "entity autogroup=on|off yielder=PLACE" */
+void ct_placement_str(const struct ct_topo *t, char *buf, size_t len);
 bool ct_ev_allowed(enum ct_placement pl, enum ct_event ev);
 bool ct_ev_flips(enum ct_event ev);
 /* Does a rival of at least the yielder's weight compete all the time? */
@@ -199,6 +227,8 @@ bool ct_g1_judged(const struct ct_sched *sp, const struct ct_cell *c,
 bool ct_wakes_at_level(const struct ct_cell *c);
 /* Are the rivals of @c tasks of the level where the yielder yields? */
 bool ct_rivals_are_tasks(const struct ct_cell *c);
+/* PL_ENTITY: is a task placed at @e a plain task of the root task group? */
+bool ct_ent_is_task(const struct ct_topo *t, enum ct_ent e);
 /* The scheduler weight of a rival, and of a group entity by cpu.weight */
 double ct_weight_of(enum ct_weight w);
 

@@ -41,6 +41,7 @@
  */
 static struct {
 	sig_atomic_t cg_dirs;		/* how many of cg_dir[] exist */
+	sig_atomic_t cg_at_root;	/* the base is the cgroup2 root itself */
 	/* base first, then every group below it, parents before children */
 	char cg_dir[SCY_CG_MAX_DIRS][PATH_MAX];
 	int cg_leaf[SCY_CG_MAX_LEAVES];	/* a leaf's index in cg_dir[] */
@@ -216,6 +217,11 @@ static int setup_error(int e)
 
 int scy_autogroup_setup(char *err, size_t errlen)
 {
+	return scy_autogroup_set(1, err, errlen);
+}
+
+int scy_autogroup_set(int on, char *err, size_t errlen)
+{
 	char why[PATH_MAX + 128];
 	int prior, e;
 
@@ -238,14 +244,15 @@ int scy_autogroup_setup(char *err, size_t errlen)
 			 why);
 		return SCY_EUNSUPPORTED;
 	}
-	if (prior == 1)
+	if (prior == on)
 		return SCY_OK;
-	WRITE_ONCE(st.ag_prior, prior);
-	e = scy_write_str(SCY_AUTOGROUP_SYSCTL, "1");
+	if (READ_ONCE(st.ag_prior) < 0)
+		WRITE_ONCE(st.ag_prior, prior);
+	e = scy_write_str(SCY_AUTOGROUP_SYSCTL, on ? "1" : "0");
 	if (e) {
-		WRITE_ONCE(st.ag_prior, -1);
-		snprintf(err, errlen, "cannot enable autogroup (%s)%s",
-			 strerror(e), geteuid() ? ": not root" : "");
+		snprintf(err, errlen, "cannot %s autogroup (%s)%s",
+			 on ? "enable" : "disable", strerror(e),
+			 geteuid() ? ": not root" : "");
 		return setup_error(e);
 	}
 	return SCY_OK;
@@ -322,8 +329,12 @@ void scy_cgroup_cleanup(void)
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	int i, try;
 
-	/* parents come before their children in cg_dir[]: remove backwards */
-	for (i = READ_ONCE(st.cg_dirs) - 1; i >= 0; i--) {
+	/*
+	 * Parents come before their children in cg_dir[]: remove backwards,
+	 * down to the base unless it is the cgroup2 root.
+	 */
+	for (i = READ_ONCE(st.cg_dirs) - 1; i >= READ_ONCE(st.cg_at_root);
+	     i--) {
 		for (try = 0; try < 100; try++) {
 			if (!rmdir(st.cg_dir[i]) || errno == ENOENT)
 				break;
@@ -366,7 +377,10 @@ static int cg_plan(const char *mnt, const char *name,
 	int n = 1, i, k;
 	const char *p;
 
-	snprintf(st.cg_dir[0], PATH_MAX, "%s/%s", mnt, name);
+	if (name[0])
+		snprintf(st.cg_dir[0], PATH_MAX, "%s/%s", mnt, name);
+	else
+		snprintf(st.cg_dir[0], PATH_MAX, "%s", mnt);
 	blen = strlen(st.cg_dir[0]);
 	for (i = 0; i < nr; i++) {
 		if (!leaves[i][0] || leaves[i][0] == '/' ||
@@ -438,9 +452,9 @@ int scy_cgroup_setup(const char *base, const char * const *leaves, int nr,
 	char path[PATH_MAX + 64], list[512];
 	const char *hint;
 	ssize_t n;
-	int e, i, ndirs;
+	int e, i, ndirs, first;
 
-	if (nr < 0 || nr > SCY_CG_MAX_LEAVES) {
+	if (nr < 0 || nr > SCY_CG_MAX_LEAVES || (base && !base[0] && !nr)) {
 		snprintf(err, errlen, "invalid number of cgroups %d", nr);
 		return SCY_EFAIL;
 	}
@@ -470,6 +484,9 @@ int scy_cgroup_setup(const char *base, const char * const *leaves, int nr,
 	if (ndirs < 0)
 		return SCY_EFAIL;
 	st.cg_leaves = nr;
+	/* base "": the leaves' trees start at the root, which stays */
+	first = !name[0];
+	WRITE_ONCE(st.cg_at_root, first);
 
 	hint = geteuid() ? " (not root)" : "";
 	snprintf(st.cg_root_ctl, sizeof(st.cg_root_ctl),
@@ -492,7 +509,7 @@ int scy_cgroup_setup(const char *base, const char * const *leaves, int nr,
 	}
 
 	/* left over from a run of a process with our pid that was killed? */
-	for (i = ndirs - 1; i >= 0; i--)
+	for (i = ndirs - 1; i >= first; i--)
 		rmdir(st.cg_dir[i]);
 
 	/*
@@ -500,7 +517,8 @@ int scy_cgroup_setup(const char *base, const char * const *leaves, int nr,
 	 * below it: the cpu controller is enabled in every group that has
 	 * groups of the setup below it, before they are created.
 	 */
-	for (i = 0; i < ndirs; i++) {
+	WRITE_ONCE(st.cg_dirs, first);
+	for (i = first; i < ndirs; i++) {
 		WRITE_ONCE(st.cg_dirs, i + 1);
 		if (mkdir(st.cg_dir[i], 0755)) {
 			e = errno;

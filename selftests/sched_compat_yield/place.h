@@ -44,7 +44,7 @@
 /* Groups scy_cgroup_setup() can create below its base group: leaves */
 #define SCY_CG_MAX_LEAVES	4
 /* ... and in all, with the base and the leaves' ancestors */
-#define SCY_CG_MAX_DIRS		16
+#define SCY_CG_MAX_DIRS		32
 
 /* Return values of the setup functions (and of scy_run(), see share.h) */
 enum scy_status {
@@ -84,6 +84,11 @@ bool scy_in_root_task_group(char *why, size_t whylen);
  * otherwise.  scy_autogroup_cleanup() restores the prior setting.
  */
 int scy_autogroup_setup(char *err, size_t errlen);
+/*
+ * The same, the sysctl set to @on (0 or 1): with 0, a task that calls
+ * setsid() stays in the root task group.
+ */
+int scy_autogroup_set(int on, char *err, size_t errlen);
 void scy_autogroup_cleanup(void);
 
 /* First word of /proc/<pid>/autogroup (@pid 0: the caller), 0 or -1 */
@@ -105,7 +110,10 @@ int scy_cgroup2_self(char *path, size_t len);
  * cpu controller enabled in each (a nested tree, as a batch system lays
  * out its jobs), SCY_CG_MAX_DIRS groups at most, base included; a leaf
  * may not lie below another leaf.  Leftovers of that name (of a killed
- * run) are removed first.  SCY_OK; SCY_EUNSUPPORTED with the
+ * run) are removed first.  With @base "" the leaves' trees start at the
+ * cgroup2 root itself, which the setup neither creates nor removes (give
+ * the leaves names of their own; at least one leaf): groups beside the
+ * root's own tasks.  SCY_OK; SCY_EUNSUPPORTED with the
  * reason in @err where the kernel offers no cgroup2 cpu controller or a
  * caller without root may not take a step; SCY_EFAIL when a step fails
  * otherwise (as root on a kernel with the controller: a failure, not a
