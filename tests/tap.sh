@@ -14,13 +14,15 @@ nest() { sed 's/^/  /' "$1"; }
 # plan first and then its tests (numbered from 1), as a nested document;
 # then one test of this document: ok when the block ran as many tests as
 # it planned and none failed. CMD runs in a subshell: it changes no
-# variable of the suite.
+# variable of the suite. A comment says how long the block took (for the
+# stages' time budgets).
 subtest() {
-	local name=$1 f planned ran failed
+	local name=$1 f planned ran failed t0=$SECONDS
 	shift
 	f=$(mktemp)
 	(n=0 && "$@") >"$f" 2>&1
 	nest "$f"
+	echo "# took $((SECONDS - t0)) s: $name"
 	# the plan, if it comes before the first test
 	planned=$(awk '/^1\.\.[0-9]+$/ { sub(/^1\.\./, ""); print; exit }
 		/^(not )?ok( |$)/ { exit }' "$f")
@@ -113,9 +115,11 @@ run_kselftest() {
 		return
 	fi
 	echo "# running $t $*"
+	local t0=$SECONDS
 	"$dir/$t" "$@" >"$SCY_RESULTS/$t.tap" 2>&1
 	rc=$?
 	nest "$SCY_RESULTS/$t.tap"
+	echo "# took $((SECONDS - t0)) s: kselftest $t"
 	if [[ $rc == 4 ]]; then
 		skip "kselftest $t${*:+ $*}" "it skipped every test (exit status 4)"
 	else
