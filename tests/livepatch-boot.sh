@@ -8,7 +8,12 @@
 # Documentation/admin-guide.md as they are written there), then boots with
 # systemd as PID 1 (vm/guest-init, SCY_INIT=systemd). Checks that
 # systemd-modules-load.service loaded it, the patch is enabled with every
-# task through the transition, and the switch came up at 1. Prints TAP.
+# task through the transition, the switch came up at 1, and the boot's
+# check (the guide's compat-yield-check.service, "Told at boot when the
+# switch is missing") succeeded. Then a boot of the same kernel with the
+# same configuration but no module for it, as after an update to a kernel
+# for which no build was made: that check fails, naming the kernel.
+# Prints TAP.
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
 . "$SCY_REPO/tests/tap.sh"
@@ -19,55 +24,87 @@ kver=${1:?usage: livepatch-boot.sh KVER}
 out=$RESULTS/livepatch-boot-$kver
 kdir=$(kernel_get "$kver-debian")
 lpdir=$(kernel_get "$kver-livepatch")
-mkdir -p "$out"
-rm -f "$out/install.sh" "$out/install.log" "$out/facts"
-cp "$lpdir/livepatch.ko" "$out/livepatch_compat_yield.ko"
+krel=$(cat "$kdir/release")
 
-plan 6
-# The admin guide's recipe: the indented echo lines of its "On at boot"
-# paragraph.
-recipe=$(awk '/^\*\*On at boot\.\*\*/ { on = 1; next }
-	on && /^\*\*/ { exit }
-	on && /^    echo / { sub(/^    /, ""); print }' "$SCY_REPO/Documentation/admin-guide.md")
+plan 10
+# The admin guide's recipes: the indented echo lines of its "On at boot"
+# paragraph, and the indented lines of its "Told at boot when the switch
+# is missing" one.
+para() {
+	awk -v p="$1" -v re="$2" 'index($0, "**" p "**") == 1 { on = 1; next }
+		on && /^\*\*/ { exit }
+		on && $0 ~ re { sub(/^    /, ""); print }' "$SCY_REPO/Documentation/admin-guide.md"
+}
+recipe=$(para "On at boot." '^    echo ')
 n_lines=$(grep -c . <<<"$recipe" || true)
 check "the admin guide's boot recipe: $n_lines lines (modules-load.d, modprobe.d)" \
 	test "$n_lines" = 2 -a -n "$(grep modules-load.d <<<"$recipe")" -a -n "$(grep modprobe.d <<<"$recipe")"
-{
-	echo 'set -eux'
-	echo 'rel=$(uname -r)'
-	echo 'mkdir -p "/lib/modules/$rel/updates"'
-	echo 'cp /tmp/results/livepatch_compat_yield.ko "/lib/modules/$rel/updates/"'
-	echo 'depmod "$rel"'
-	echo "$recipe"
-} >"$out/install.sh"
-echo "# install.sh, run before systemd starts:"
-sed 's/^/#   /' "$out/install.sh"
+unit=$(para "Told at boot when the switch is missing." '^    [a-z]')
+n_unit=$(grep -c . <<<"$unit" || true)
+check "the admin guide's boot check: $n_unit lines (the script, the unit, systemctl enable)" \
+	test "$n_unit" = 3 -a -n "$(grep 'systemctl enable compat-yield-check.service' <<<"$unit")"
 
-rc=0
-bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout 900 --append "SCY_INIT=systemd fstab=no" -- \
-	bash -c 'lp=/sys/kernel/livepatch/livepatch_compat_yield
-		for _ in $(seq 600); do
-			[[ $(cat $lp/transition 2>/dev/null) == 0 ]] && break
-			sleep 0.5
-		done
-		{
-			echo "pid1=$(cat /proc/1/comm)"
-			echo "modules_load=$(systemctl show -P ActiveState systemd-modules-load.service)/$(systemctl show -P Result systemd-modules-load.service)"
-			# what the boot logged so far, written out first
-			journalctl --sync
-			journalctl -b -o short-monotonic --no-pager 2>&1 | grep -E -i "modules-load|livepatch" >/tmp/results/journal.txt
-			echo "loaded_by=$(journalctl -b -o cat -t systemd-modules-load 2>/dev/null | grep -c "Inserted module .livepatch_compat_yield.")"
-			echo "enabled=$(cat $lp/enabled 2>/dev/null)"
-			echo "transition=$(cat $lp/transition 2>/dev/null)"
-			echo "knob=$(cat /sys/kernel/sched_compat_yield 2>/dev/null)"
-			echo "param=$(cat /sys/module/livepatch_compat_yield/parameters/sched_compat_yield 2>/dev/null)"
-		} | tee /tmp/results/facts' || rc=$?
-sed 's/^/# /' "$out/install.log" 2>/dev/null || true
-guest_verdict "$out" "$rc" "a guest of $kver-debian booted by systemd"
-fact() { sed -n "s/^$1=//p" "$out/facts" 2>/dev/null; }
+# boot NAME MODULE: boot the kernel with systemd as PID 1 after install.sh
+# (the module installed where DKMS puts it if MODULE is 1, the recipes);
+# its files in $out-NAME ($out for "lp"), its facts in $o/facts. Two
+# checks (guest_verdict).
+boot() {
+	local name=$1 mod=$2 rc=0
+	o=$out
+	[[ $name == lp ]] || o=$out-$name
+	mkdir -p "$o"
+	rm -f "$o/install.sh" "$o/install.log" "$o/facts"
+	cp "$lpdir/livepatch.ko" "$o/livepatch_compat_yield.ko"
+	{
+		echo 'set -eux'
+		echo 'rel=$(uname -r)'
+		echo 'mkdir -p "/lib/modules/$rel/updates"'
+		if [[ $mod == 1 ]]; then
+			echo 'cp /tmp/results/livepatch_compat_yield.ko "/lib/modules/$rel/updates/"'
+		fi
+		echo 'depmod "$rel"'
+		echo "$recipe"
+		echo "$unit"
+	} >"$o/install.sh"
+	echo "# install.sh ($name), run before systemd starts:"
+	sed 's/^/#   /' "$o/install.sh"
+	bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$o" --timeout 900 --append "SCY_INIT=systemd fstab=no" -- \
+		bash -c 'lp=/sys/kernel/livepatch/livepatch_compat_yield
+			for _ in $(seq 600); do
+				[[ -e $lp ]] || break
+				[[ $(cat $lp/transition 2>/dev/null) == 0 ]] && break
+				sleep 0.5
+			done
+			u=compat-yield-check.service
+			{
+				echo "pid1=$(cat /proc/1/comm)"
+				echo "modules_load=$(systemctl show -P ActiveState systemd-modules-load.service)/$(systemctl show -P Result systemd-modules-load.service)"
+				# what the boot logged so far, written out first
+				journalctl --sync
+				journalctl -b -o short-monotonic --no-pager 2>&1 | grep -E -i "modules-load|livepatch|compat-yield" >/tmp/results/journal.txt
+				echo "loaded_by=$(journalctl -b -o cat -t systemd-modules-load 2>/dev/null | grep -c "Inserted module .livepatch_compat_yield.")"
+				echo "enabled=$(cat $lp/enabled 2>/dev/null)"
+				echo "transition=$(cat $lp/transition 2>/dev/null)"
+				echo "knob=$(cat /sys/kernel/sched_compat_yield 2>/dev/null)"
+				echo "param=$(cat /sys/module/livepatch_compat_yield/parameters/sched_compat_yield 2>/dev/null)"
+				echo "check=$(systemctl show -P ActiveState $u)/$(systemctl show -P Result $u)"
+				echo "check_said=$(journalctl -b -o cat -u $u --no-pager 2>/dev/null | grep "^compat-yield-check: " | tail -n 1)"
+			} | tee /tmp/results/facts' || rc=$?
+	sed 's/^/# /' "$o/install.log" 2>/dev/null || true
+	guest_verdict "$o" "$rc" "a guest of $kver-debian booted by systemd${3:+ $3}"
+}
+fact() { sed -n "s/^$1=//p" "$o/facts" 2>/dev/null; }
+
+boot lp 1
 check "systemd was PID 1 ($(fact pid1)); systemd-modules-load.service $(fact modules_load), its journal: 'Inserted module' $(fact loaded_by) time(s)" \
 	test "$(fact pid1)" = systemd -a "$(fact modules_load)" = active/success -a "$(fact loaded_by)" = 1
 check "the livepatch is enabled ($(fact enabled)), its transition done ($(fact transition))" \
 	test "$(fact enabled)" = 1 -a "$(fact transition)" = 0
-check "the switch came up at 1 (/sys/kernel/sched_compat_yield $(fact knob), parameter $(fact param))" \
-	test "$(fact knob)" = 1
+check "the switch came up at 1 (/sys/kernel/sched_compat_yield $(fact knob), parameter $(fact param)); compat-yield-check.service $(fact check): $(fact check_said)" \
+	test "$(fact knob)" = 1 -a "$(fact check)" = active/success
+
+# No build for this kernel: the configuration as above, no module.
+boot nobuild 0 "(no module for it)"
+check "no module: the switch is absent ($(fact knob)), compat-yield-check.service $(fact check): $(fact check_said)" \
+	test -z "$(fact knob)" -a "$(fact check)" = failed/exit-code \
+	-a -n "$(fact check_said | grep -F "is missing on kernel $krel,")"
