@@ -240,6 +240,15 @@ yield_own_autogroup() {
 		test -z "$new"
 }
 
+# loop_share LINE: yield-loop's LINE as a comment on stderr, then "SHARE
+# RUN": the yield loop's CPU time over its own and the busy loop's, and the
+# longest run of its yields that returned at once.
+loop_share() {
+	echo "# $1" >&2
+	awk -v y="$(field yielder_cpu "$1")" -v h="$(field hog_cpu "$1")" -v r="$(field at_once_run_max "$1")" \
+		'BEGIN { if (y + h > 0 && r != "") printf "%.4f %d", y / (y + h), r }'
+}
+
 # group_share TOOLDIR YCG HCG: a yield loop alone in the cgroup YCG beside
 # a busy loop in the cgroup HCG, both on the last CPU, for 2 s (yield-loop
 # -g), the machine's switch and the groups' as they are. Prints "SHARE
@@ -254,9 +263,7 @@ group_share() {
 	local out
 	out=$(sh -c "echo \$\$ >$2/cgroup.procs && exec $1/yield-loop -H 1 -g $3 -c $(($(nproc) - 1)) -d 2" 2>&1 |
 		grep '^yield-loop ')
-	echo "# $out" >&2
-	awk -v y="$(field yielder_cpu "$out")" -v h="$(field hog_cpu "$out")" -v r="$(field at_once_run_max "$out")" \
-		'BEGIN { if (y + h > 0 && r != "") printf "%.4f %d", y / (y + h), r }'
+	loop_share "$out"
 }
 
 # session_share TOOLDIR: a yield loop in a session (an autogroup) of its
@@ -266,9 +273,7 @@ group_share() {
 session_share() {
 	local out
 	out=$("$1/yield-loop" -s -H 1 -c $(($(nproc) - 1)) -d 2 2>&1 | grep '^yield-loop ')
-	echo "# $out" >&2
-	awk -v y="$(field yielder_cpu "$out")" -v h="$(field hog_cpu "$out")" -v r="$(field at_once_run_max "$out")" \
-		'BEGIN { if (y + h > 0 && r != "") printf "%.4f %d", y / (y + h), r }'
+	loop_share "$out"
 }
 
 # guest_tick_ms: the running kernel's tick in ms (CONFIG_HZ, 250 when the
