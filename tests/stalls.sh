@@ -6,8 +6,8 @@
 # run, and measures one matrix cell of the full set (the same group as a
 # nice-0 rival, no event: a yield waits a tick or two on either kernel)
 # with compat_yield_matrix -S while the host stops QEMU for
-# SCY_STALL_MS (default 60) every SCY_STALL_PERIOD_MS (default 240): a
-# descheduled QEMU, made on purpose. Checks that the stalls reached the
+# SCY_STALL_MS (default 60), lets it run SCY_STALL_PERIOD_MS (default
+# 240), and so on: a descheduled QEMU, made on purpose. Checks that the stalls reached the
 # samples of the knob-1 window (its longest sample as measured holds
 # one), that -S took them out (that window's longest sample judged is
 # shorter than the longest measured by at least half a stall: a stall is
@@ -84,23 +84,41 @@ qemu_pid() {
 	cat "$out/qemu.pid"
 }
 
-# inject: while the guest's marker file exists, stop QEMU for stall_ms
-# every period_ms; counts the stops into $out/injected.
+# inject: while the guest's marker file exists, stop QEMU for stall_ms,
+# then let it run for period_ms, one stop after the other; counts the
+# stops into $out/injected. The loop runs at QEMU's nice and times each
+# stop from the start of the one before it: at nice 0, its sleeps' ends
+# and forks late beside a busy host's load, it made 12-13 stops in 6 s
+# instead of 20 (stress-ng --cpu 6 beside it), and a 0.6-s knob-1
+# window held a single stop, which fell while the yielder ran.
 inject() {
-	local pid stops=0
+	local pid stops=0 next now
+	renice -n "$SCY_QEMU_NICE" -p "$BASHPID" >/dev/null
 	pid=$(qemu_pid)
+	next=
 	while kill -0 "$pid" 2>/dev/null; do
 		if [[ -e $out/inject ]]; then
+			now=${EPOCHREALTIME/./}
+			[[ -n $next ]] && ((next > now)) || next=$now
 			kill -STOP "$pid" 2>/dev/null || break
-			sleep "$(awk -v m="$stall_ms" 'BEGIN { printf "%.3f", m / 1000 }')"
+			usleep_until $((next + stall_ms * 1000))
 			kill -CONT "$pid" 2>/dev/null || break
 			stops=$((stops + 1))
 			echo "$stops" >"$out/injected"
-			sleep "$(awk -v m="$period_ms" 'BEGIN { printf "%.3f", m / 1000 }')"
+			next=$((next + (stall_ms + period_ms) * 1000))
+			usleep_until "$next"
 		else
+			next=
 			sleep 0.05
 		fi
 	done
+}
+# usleep_until T: sleep until EPOCHREALTIME, in microseconds, reaches T
+usleep_until() {
+	local d=$(($1 - ${EPOCHREALTIME/./})) us
+	((d > 0)) || return 0
+	printf -v us '%06d' $((d % 1000000))
+	sleep "$((d / 1000000)).$us"
 }
 
 # oncpu_k1: while the matrix's knob-1 marker (-M) exists, the vCPU thread's
@@ -159,7 +177,7 @@ run_stalled() {
 			exit $r' - "$RESULTS/bin/selftests/compat_yield_matrix" "$cell" "${3:-}" "$dur" || rc=$?
 	kill "$ipid" "$mpid" 2>/dev/null || true
 	wait "$ipid" "$mpid" 2>/dev/null || true
-	echo "# QEMU stopped for ${stall_ms} ms every ${period_ms} ms: $(cat "$o/injected" 2>/dev/null || echo 0) stops"
+	echo "# QEMU stopped for ${stall_ms} ms, then run for ${period_ms} ms, in turn: $(cat "$o/injected" 2>/dev/null || echo 0) stops"
 	guest_verdict "$o" "$rc" "a guest of $kver-patched${2:+ ($2)} stopped by the host${3:+ (its cell must fail)}"
 	# line 1: the knob-1 window; line 2: the window whose longest sample
 	# as measured is the longest, with its name
