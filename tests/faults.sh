@@ -29,7 +29,9 @@
 #   leak      every task's yield a compat one, up to the root, while a
 #             cgroup is at 1 (cpu.compat_yield): the share kselftest's
 #             tests of a yielder outside the groups at 1 and of one whose
-#             only rival is above its group at 1.
+#             only rival is above its group at 1, the latency kselftest's
+#             yielder outside, and the matrix's G5 lines of a yielder
+#             outside beside its rivals' group at 1 (-R).
 # The harness's faults (a knob that ignores writes, a cgroup tree that
 # refuses mkdir, a refusal that zeroes the value, a lone yielder that makes
 # no yield) run in a guest of the plain kernel under TCG. The livepatch's

@@ -25,6 +25,10 @@
 #     yielder and each rival placed on their own, autogroups on and off):
 #     the contract's time, G1 and shares, on Debian's kernel with the
 #     livepatch.
+#   - kselftest compat_yield_matrix with the switch at 0 and groups at 1,
+#     the cgroup and Slurm-deep cells without a flip: the yielder's job and
+#     its rivals' group at 1 (-O -R), judged as at knob 1; the rivals'
+#     group alone (-R), the yielder outside judged against knob 0 (G5).
 # Uses $SCY_BIN (the tools and kselftests).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -35,9 +39,13 @@ cg=/sys/fs/cgroup gy=/sys/fs/cgroup/scy-icount-yielder gh=/sys/fs/cgroup/scy-ico
 if [[ ${1:-} == shares ]]; then
 	plan 2
 else
-	plan 4
+	plan 6
 	run_kselftest "$SCY_BIN/selftests" compat_yield_latency -d "${SCY_LATENCY_SECONDS:-2}" -f yield_outside
 	run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -d 0.6 -c '^[0-9]+ entity '
+	run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -O -R -d 0.6 \
+		-c '^[0-9]+ (cgroup|nested) .*event=(none|sleep-wake|sibling)$'
+	run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -R -d 0.6 \
+		-c '^[0-9]+ (cgroup|nested) .*event=(none|sleep-wake|sibling)$'
 fi
 what="one CPU under -icount, the switch at 0: a yield loop in a cgroup beside a busy loop's cgroup"
 if [[ ! -w $knob ]] || ! echo +cpu >$cg/cgroup.subtree_control || ! mkdir -p $gy $gh ||

@@ -91,6 +91,16 @@ run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -d 0.6 \
 run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -O -d 0.6 \
 	-c '^[0-9]+ (cgroup|nested) .*event=(none|sleep-wake|sibling)$' \
 	-o "$SCY_RESULTS/matrix-optin-$SCY_KVER.csv"
+# The rivals' group opted in as well (-O -R): judged as at knob 1. Only
+# the rivals' group (-R): the yielder outside every group at 1, beside one
+# that is, judged against its knob-0 window (G5): time away within a tick,
+# as many yields that return at once, at least half its loop share.
+run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -O -R -d 0.6 \
+	-c '^[0-9]+ (cgroup|nested) .*event=(none|sleep-wake|sibling)$' \
+	-o "$SCY_RESULTS/matrix-optin-both-$SCY_KVER.csv"
+run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -R -d 0.6 \
+	-c '^[0-9]+ (cgroup|nested) .*event=(none|sleep-wake|sibling)$' \
+	-o "$SCY_RESULTS/matrix-outside-$SCY_KVER.csv"
 # A nice-19 rival with a 100-ms slice beside a nice -10 or nice-0 hog, from
 # the full product: its turns leave the yielder more lag than a turn of
 # each rival, and a compat yield that gave all of it up waited about 100 ms

@@ -211,6 +211,14 @@
  * every sub-check is judged as at knob 1.  The other placements SKIP:
  * there the rivals are not beside a group of the yielder's own, or are
  * above it, where a group's switch keeps the stock yield (G5).
+ *
+ * -R, the rivals' group opted in: the knob-1 windows keep the switch at 0
+ * and set cpu.compat_yield of the rivals' group (cgroup: rivals, nested:
+ * job_2) to 1.  With -O as well both groups are at 1, judged as at knob 1.
+ * Alone, the yielder is outside every group at 1 beside one that is, and
+ * G5 judges it against its knob-0 window (ct_judge_outside()): time away
+ * within a tick of knob 0's, as many yields that return at once, at least
+ * half its loop share.  The cgroup and nested cells only, as -O.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -388,6 +396,7 @@ static bool opt_untimed;
 static const char *opt_mark;
 /* -O: the knob-1 windows opt the yielder's job in, the switch stays 0 */
 static bool opt_optin;
+static bool opt_rivals_in;
 static int opt_cpu = -1;
 static FILE *csv;
 static __u64 tick_ns;
@@ -1002,6 +1011,11 @@ static int cell_setup(const struct ct_cell *c, enum ct_event ev, char *err,
 			 "-O: the yielder has no job cgroup beside its rivals' (a group at 1 whose rivals are above it keeps the stock yield, G5)");
 		return SCY_EUNSUPPORTED;
 	}
+	if (opt_rivals_in && c->t.pl != PL_CGROUP && c->t.pl != PL_NESTED) {
+		snprintf(err, errlen,
+			 "-R: the rivals have no cgroup of their own beside the yielder's");
+		return SCY_EUNSUPPORTED;
+	}
 	if (c->t.pl == PL_SESSION)
 		return scy_autogroup_setup(err, errlen);
 	if (c->t.pl == PL_SAME)
@@ -1305,7 +1319,7 @@ static int run_window(const struct ct_cell *c, struct win *w)
 	}
 
 	WRITE_ONCE(knob_changed, 1);
-	knob = opt_optin ? 0 : w->knob;
+	knob = opt_optin || opt_rivals_in ? 0 : w->knob;
 	e = scy_knob_write(knob);
 	if (e) {
 		snprintf(err, errlen, "cannot set %s to %d: %s",
@@ -1321,6 +1335,16 @@ static int run_window(const struct ct_cell *c, struct win *w)
 		e = optin_yielder_job(c, err, errlen);
 		if (e) {
 			w->status = e;
+			goto out_place;
+		}
+	}
+	if (opt_rivals_in && w->knob) {
+		e = compete_write(c, SCY_GROUP_SWITCH, "1");
+		if (e) {
+			snprintf(err, errlen, "cannot write 1 to %s/%s/%s: %s",
+				 scy_cgroup_dir(-1), cg_compete[c->t.pl],
+				 SCY_GROUP_SWITCH, strerror(e));
+			w->status = e == ENOENT ? SCY_EUNSUPPORTED : SCY_EFAIL;
 			goto out_place;
 		}
 	}
@@ -1890,7 +1914,11 @@ static void run_cell(const struct ct_cell *c)
 	to_ct(&r.k1, &k1);
 	if (r.nosib)
 		to_ct(r.nosib, &nb);
-	ct_judge(&sched, c, &k0, &k1, r.nosib ? &nb : NULL, untimed, &j);
+	if (opt_rivals_in && !opt_optin)
+		ct_judge_outside(&sched, &k0, &k1, untimed, &j);
+	else
+		ct_judge(&sched, c, &k0, &k1, r.nosib ? &nb : NULL, untimed,
+			 &j);
 	if (r.k1.max_raw != r.k1.max)
 		snprintf(note, sizeof(note),
 			 " [k1 max as measured %.1fms, %.1fms of stalls taken out of its samples]",
@@ -1925,7 +1953,7 @@ static int parse_index(const char *s, int *v)
 static void print_usage(const char *prog, FILE *f)
 {
 	fprintf(f,
-		"usage: %s [-d SECONDS] [-C CPU] [-o CSV] [-M FILE] [-O] [-F] [-S] [-U] [-n INDEX | -c REGEX] [-l]\n"
+		"usage: %s [-d SECONDS] [-C CPU] [-o CSV] [-M FILE] [-O] [-R] [-F] [-S] [-U] [-n INDEX | -c REGEX] [-l]\n"
 		"  -d SECONDS  length of each window (default %.1f, %.1f..%.0f)\n"
 		"  -C CPU      the measured CPU (default: the highest allowed)\n"
 		"  -o CSV      write every window to this file\n"
@@ -1934,6 +1962,9 @@ static void print_usage(const char *prog, FILE *f)
 		"  -O          opt in: the knob-1 windows keep the switch at 0 and set\n"
 		"              cpu.compat_yield of the yielder's job group to 1\n"
 		"              (cgroup and nested cells; the others SKIP)\n"
+		"  -R          the knob-1 windows keep the switch at 0 and set\n"
+		"              cpu.compat_yield of the rivals' group to 1: with -O\n"
+		"              judged as at knob 1, alone against knob 0 (G5)\n"
 		"  -F          the full product of the dimensions (also SCY_MATRIX=full)\n"
 		"  -S          take the guest's stalls out of the samples (vCPUs that\n"
 		"              stall together: QEMU's single-threaded TCG); G1 is\n"
@@ -1962,7 +1993,7 @@ int main(int argc, char **argv)
 	env = getenv("SCY_MATRIX");
 	if (env && !strcmp(env, "full"))
 		full = true;
-	while ((opt = getopt(argc, argv, "d:C:o:M:OFSUn:c:lh")) != -1) {
+	while ((opt = getopt(argc, argv, "d:C:o:M:ORFSUn:c:lh")) != -1) {
 		switch (opt) {
 		case 'd':
 			if (scy_parse_seconds(optarg, DURATION_MIN, DURATION_MAX,
@@ -1986,6 +2017,9 @@ int main(int argc, char **argv)
 			break;
 		case 'O':
 			opt_optin = true;
+			break;
+		case 'R':
+			opt_rivals_in = true;
 			break;
 		case 'F':
 			full = true;
@@ -2118,6 +2152,10 @@ int main(int argc, char **argv)
 	if (opt_optin)
 		ksft_print_msg("-O: knob-1 windows at 0, %s of the yielder's job at 1\n",
 			       SCY_GROUP_SWITCH);
+	if (opt_rivals_in)
+		ksft_print_msg("-R: knob-1 windows at 0, %s of the rivals' group at 1%s\n",
+			       SCY_GROUP_SWITCH,
+			       opt_optin ? "" : ", the yielder outside judged against knob 0 (G5)");
 	if (sched.kind == CT_EEVDF && sched.base_slice_ns)
 		ksft_print_msg("EEVDF, base slice %.2f ms\n",
 			       ms(sched.base_slice_ns));

@@ -869,6 +869,53 @@ void ct_judge(const struct ct_sched *sp, const struct ct_cell *c,
 	}
 }
 
+void ct_judge_outside(const struct ct_sched *sp, const struct ct_win *k0,
+		      const struct ct_win *k1, const char *untimed,
+		      struct ct_judgement *j)
+{
+	__u64 q = sp->tick_ns, slack = q / CT_SLACK_DIV;
+	double f0 = k0->nyields ? (double)k0->at_once / k0->nyields : 0;
+	double f1 = k1->nyields ? (double)k1->at_once / k1->nyields : 0;
+	const char *why;
+	bool ok50, ok99, ok;
+
+	memset(j, 0, sizeof(*j));
+	j->lim50 = k0->p50 + q + slack;
+	j->lim99 = k0->p99 + q + slack;
+	ok50 = k1->nyields && k0->nyields && k1->p50 <= j->lim50;
+	ok99 = k1->nyields && k0->nyields && k1->p99 <= j->lim99;
+	snprintf(j->msg[CT_TIME], sizeof(j->msg[CT_TIME]),
+		 "time away, the rivals' group at 1, the yielder's at 0 (G5): p50 %.1f %s %.1f, p99 %.1f %s %.1f ms, knob 0's + a tick (max %.1f, k0 %.1f)%s%s",
+		 ms(k1->p50), le(ok50), ms(j->lim50), ms(k1->p99), le(ok99),
+		 ms(j->lim99), ms(k1->max), ms(k0->max),
+		 untimed ? ": not judged, " : "", untimed ? untimed : "");
+	j->st[CT_TIME] = untimed ? CT_SKIP : ok50 && ok99 ? CT_OK : CT_FAIL;
+
+	ok = k1->nyields && f1 >= f0 / 2;
+	why = untimed ? untimed : f0 < CT_G5_AT_ONCE_MIN ?
+	      "knob 0's yields seldom return at once here" : NULL;
+	snprintf(j->msg[CT_G1], sizeof(j->msg[CT_G1]),
+		 "G5, yields that returned before another task ran: %llu of %llu (k0 %llu of %llu) %s half knob 0's part%s%s",
+		 (unsigned long long)k1->at_once,
+		 (unsigned long long)k1->nyields,
+		 (unsigned long long)k0->at_once,
+		 (unsigned long long)k0->nyields, ok ? ">=" : "<",
+		 why ? ": not judged, " : "", why ? why : "");
+	j->st[CT_G1] = why ? CT_SKIP : ok ? CT_OK : CT_FAIL;
+
+	ok = k1->nyields && k1->loop_share >= CT_G5_PART * k0->loop_share;
+	snprintf(j->msg[CT_SHARES], sizeof(j->msg[CT_SHARES]),
+		 "G5 shares: yielder loops %.3f%% %s half knob 0's %.3f%% (cpu %.2f%%, k0 %.2f%%)",
+		 100 * k1->loop_share, ok ? ">=" : "<",
+		 100 * k0->loop_share, 100 * k1->cpu_share,
+		 100 * k0->cpu_share);
+	j->st[CT_SHARES] = ok ? CT_OK : CT_FAIL;
+
+	snprintf(j->msg[CT_G4], sizeof(j->msg[CT_G4]),
+		 "G4: not judged for a yielder outside the groups at 1");
+	j->st[CT_G4] = CT_SKIP;
+}
+
 /* ------------------------------------------------------------------ */
 /* the kernel's parameters */
 

@@ -116,6 +116,15 @@
 #define CT_G4_FLOOR		0.01
 /* a tick's 1%: the clock reads and the yield itself, in every limit */
 #define CT_SLACK_DIV		100
+/*
+ * G5, a yielder outside the groups at 1 beside a group at 1: its loop
+ * share at least this part of knob 0's, where a compat yield takes it to a
+ * hundredth (compat_yield_share's outside tests hold the same half), and
+ * as many of its yields return at once, where knob 0's are at least
+ * CT_G5_AT_ONCE_MIN of them (a compat yield returns at once in none)
+ */
+#define CT_G5_PART		0.5
+#define CT_G5_AT_ONCE_MIN	0.1
 
 /*
  * PL_CROOT: the yielder in a cgroup of its own, the rivals plain tasks of
@@ -258,5 +267,16 @@ void ct_judge(const struct ct_sched *sp, const struct ct_cell *c,
 	      const struct ct_win *k0, const struct ct_win *k1,
 	      const struct ct_win *nosib, const char *untimed,
 	      struct ct_judgement *j);
+/*
+ * G5: judge @c's window @k1, measured with the machine's switch at 0 and
+ * only the rivals' group at 1, against its knob-0 window @k0: the yielder
+ * outside every group at 1 yields as at knob 0.  Time away: p50 and p99
+ * within a tick of knob 0's; at once: at least half of knob 0's part,
+ * where that is CT_G5_AT_ONCE_MIN or more; the loop share at least
+ * CT_G5_PART of knob 0's.  @untimed as for ct_judge().
+ */
+void ct_judge_outside(const struct ct_sched *sp, const struct ct_win *k0,
+		      const struct ct_win *k1, const char *untimed,
+		      struct ct_judgement *j);
 
 #endif

@@ -15,7 +15,12 @@
  *     passes; with the guest's stalls taken out (-S), G1 and G4 are
  *     SKIPs, the shares judge the loop share alone (a stall is charged to
  *     the task that ran through it), and the time line still fails on a
- *     knob-1 window 50 ms longer.
+ *     knob-1 window 50 ms longer;
+ *   - a yielder outside the groups at 1 beside one (-R, G5): a window as
+ *     knob 0's passes; every yield 50 ms longer fails the time line, none
+ *     returning at once fails the G5 line of yields that return at once,
+ *     a hundredth of knob 0's loop share fails the shares; the limits
+ *     are knob 0's, whatever the window judged.
  * Prints TAP, one line per property with the number of cells it held in
  * and the first cell where it did not.
  *
@@ -34,7 +39,7 @@
 
 enum prop {
 	P_BOUND, P_STAYS, P_PASS, P_P50, P_P99, P_MAX, P_G1, P_LOOP, P_UNTIMED,
-	P_STALLS, NR_PROP
+	P_STALLS, P_G5, NR_PROP
 };
 
 static const char * const prop_text[NR_PROP] = {
@@ -48,6 +53,7 @@ static const char * const prop_text[NR_PROP] = {
 	"a knob-1 loop share over 0.5% fails the shares wherever they are judged",
 	"with time not judged (-U), time, G1 and G4 are SKIPs, not passes, and the shares judge the loop share alone",
 	"with the guest's stalls taken out (-S), G1 and G4 are SKIPs, not passes, the shares judge the loop share alone, and the time line still fails on every yield 50 ms longer",
+	"-R (G5): a window as knob 0's passes; every yield 50 ms longer, none returning at once, or a hundredth of the loop share fails its line; the limits stay put",
 };
 
 static int held[NR_PROP], failed[NR_PROP];
@@ -190,6 +196,35 @@ static void check_cell(const struct ct_sched *sp, const char *kname,
 	ct_judge(&sps, c, &k0, &grown, &nosib, NULL, &j2);
 	note(P_STALLS, ct_heavy_rival(c, &why) ?
 	     j2.st[CT_SHARES] == CT_FAIL : j2.st[CT_SHARES] == CT_SKIP, what);
+
+	/* -R, G5: knob 0's window with most yields returning at once */
+	k0.at_once = 800;
+	ct_judge_outside(sp, &k0, &k0, NULL, &j);
+	note(P_G5, j.st[CT_TIME] == CT_OK && j.st[CT_G1] == CT_OK &&
+	     j.st[CT_SHARES] == CT_OK && j.st[CT_G4] == CT_SKIP &&
+	     j.lim50 == k0.p50 + sp->tick_ns + sp->tick_ns / CT_SLACK_DIV &&
+	     j.lim99 == k0.p99 + sp->tick_ns + sp->tick_ns / CT_SLACK_DIV,
+	     what);
+	grown = k0;
+	grown.p50 += DELAY;
+	grown.p99 += DELAY;
+	ct_judge_outside(sp, &k0, &grown, NULL, &j2);
+	note(P_G5, j2.st[CT_TIME] == CT_FAIL && j2.st[CT_G1] == CT_OK &&
+	     same_limits(&j, &j2), what);
+	grown = k0;
+	grown.at_once = 0;
+	ct_judge_outside(sp, &k0, &grown, NULL, &j2);
+	note(P_G5, j2.st[CT_G1] == CT_FAIL && j2.st[CT_TIME] == CT_OK, what);
+	grown = k0;
+	grown.loop_share = k0.loop_share / 100;
+	ct_judge_outside(sp, &k0, &grown, NULL, &j2);
+	note(P_G5, j2.st[CT_SHARES] == CT_FAIL && j2.st[CT_G1] == CT_OK, what);
+	/* where knob 0's yields seldom return at once, G1 is not judged */
+	k0.at_once = 10;
+	grown = k0;
+	grown.at_once = 0;
+	ct_judge_outside(sp, &k0, &grown, NULL, &j2);
+	note(P_G5, j2.st[CT_G1] == CT_SKIP, what);
 }
 
 /*
