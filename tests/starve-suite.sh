@@ -31,9 +31,10 @@ D=$SCY_STARVE_SECONDS
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 
 # The plan: the knob, 5 checks at knob 1 and 4 at knob 0, the kselftest,
-# its time away beside the hog alone at knob 1, the matrix's three runs
-# (one in the opt-in form), yield_stats' effective yields (2).
-plan 17
+# its time away beside the hog alone at knob 1, the matrix's five runs
+# (three with groups at 1: -O, -O -R, -R), yield_stats' effective yields
+# (2).
+plan 19
 echo "# starvation guest: kernel $(uname -r), $(nproc) CPU(s)"
 check "knob present" test -w $knob
 dbg=/sys/kernel/debug/sched
