@@ -138,6 +138,16 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # report; the share tables of the shares and
 # livepatch pages, 2.
 machinery_counts=5
+# livepatch/compat-yield-check's cases (cyc_case below): STATUS|TEXT|KNOB|
+# CMDLINE|OPTION|INSTALLED|LOADED, the status and the text it must print
+cyc_cases="0|reads 1 on kernel .*, as the modprobe option of livepatch_compat_yield says|1|quiet|1|1|0
+1|reads 0 on kernel .*, the modprobe option of livepatch_compat_yield says 1|0|quiet|1|1|0
+1|reads 0 on kernel .*, the kernel command line says 1|0|quiet sched_compat_yield=1|-|0|0
+0|reads 0 on kernel .*, as the default says|0|quiet|-|0|0
+1|is missing on kernel .*: livepatch_compat_yield is installed for .* but did not load|-|quiet|1|1|0
+1|is missing on kernel .*: no livepatch_compat_yield is installed for .*: build it for this kernel|-|quiet|1|0|0
+1|is missing on kernel .*: livepatch_compat_yield is loaded but its patch is not enabled|-|quiet|1|1|1"
+cyc_count=$(grep -c . <<<"$cyc_cases")
 matrix_pages=()
 for md in Documentation/results/matrix.md Documentation/results/matrix{-icount,-full}/matrix.md; do
 	[[ -f $md ]] && matrix_pages+=("$md")
@@ -151,7 +161,7 @@ for pdir in kernel-patches/v*/; do
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 4 + 2 * 2 + 3 + 2 +
 	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 1 + 3 + ${#matrix_pages[@]} + 1 + 2 + placement_page + 2 +
-	machinery_counts))
+	machinery_counts + cyc_count))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -438,6 +448,42 @@ check "livepatch/extract.py copies the definition under the configured branch, w
 		grep -qx "extern void other(void) __weak;" "$1/out/klp-syms.h"' - "$lx"
 check "livepatch/extract.py --changed names what differs and nothing else" \
 	test "$(python3 livepatch/extract.py --changed "$lx/config" "$lx/stock.c" "$lx/fair.c")" = helper
+
+# livepatch/compat-yield-check, the boot unit's check, on each of its
+# paths: run in a mount namespace of its own where /sys/kernel and
+# /sys/module are empty but for the case's files, /proc/cmdline is the
+# case's, and modprobe and modinfo are stubs that print the case's
+# configuration and say whether a module is installed.
+# cyc_case STATUS TEXT KNOB CMDLINE OPTION INSTALLED LOADED: KNOB the
+# switch's value or - (no file); OPTION the modprobe option's value or -;
+# INSTALLED, LOADED 0 or 1. Prints what the check printed and its status.
+cyc_case() {
+	local d=$tmp/cyc
+	rm -rf "$d" && mkdir -p "$d/bin"
+	printf '%s\n' "$4" >"$d/cmdline"
+	if [[ $5 == - ]]; then
+		printf '#!/bin/sh\nexit 0\n' >"$d/bin/modprobe"
+	else
+		printf '#!/bin/sh\necho "options livepatch_compat_yield sched_compat_yield=%s"\n' "$5" >"$d/bin/modprobe"
+	fi
+	printf '#!/bin/sh\nexit %d\n' $((1 - $6)) >"$d/bin/modinfo"
+	chmod +x "$d/bin/modprobe" "$d/bin/modinfo"
+	unshare -m bash -c 'mount --make-rprivate / && mount -t tmpfs none /sys/kernel &&
+		mount -t tmpfs none /sys/module && mount --bind "$1/cmdline" /proc/cmdline || exit 99
+		[[ $2 == - ]] || echo "$2" >/sys/kernel/sched_compat_yield
+		[[ $3 == 0 ]] || mkdir /sys/module/livepatch_compat_yield
+		PATH=$1/bin:$PATH sh livepatch/compat-yield-check 2>&1
+		echo "status=$?"' - "$d" "$3" "$7"
+}
+while IFS='|' read -r want text knob cmdline opt inst loaded; do
+	if ((EUID != 0)) || ! command -v unshare >/dev/null; then
+		skip "livepatch/compat-yield-check: $text" "needs root and unshare(1) for a mount namespace"
+		continue
+	fi
+	out=$(cyc_case "$want" "$text" "$knob" "$cmdline" "$opt" "$inst" "$loaded")
+	check "livepatch/compat-yield-check exits $want and says so: switch ${knob/-/absent}, command line '$cmdline', modprobe option ${opt/-/none}, installed $inst, loaded $loaded ($(head -n 1 <<<"$out"); $(tail -n 1 <<<"$out"))" \
+		bash -c '[[ $(tail -n 1 <<<"$1") == "status=$2" ]] && grep -qE "^compat-yield-check: /sys/kernel/sched_compat_yield $3" <<<"$1"' - "$out" "$want" "$text"
+done <<<"$cyc_cases"
 printf 'copy helper\ncopy counter\n' >"$lx/list"
 check "livepatch/extract.py, given the stock fair.c, refuses to copy a stock variable and copies a changed function" \
 	bash -c '! python3 livepatch/extract.py "$1/config" "$1/fair.c" "$1/sched.h" "$1/list" "$1/out" "$1/stock.c" 2>/dev/null &&
