@@ -44,6 +44,8 @@
 # slurm, each job opted in (cpu.compat_yield of its job_N at 1; srun
 # --compat-yield through compat_yield.so, userspace/spank_compat_yield.c),
 # run at knob 0 only (at 1 they are the same as cgroup and slurm);
+# cgroup-optin-a, slurm-optin-a: the same with job A opted in and job B
+# not, as on a shared node where one job asks for it (knob 0 only);
 # harvest-idle, harvest-cgidle:
 # job A in its job's cgroup beside extra work that takes what the job
 # leaves (seed 002's cycle harvesting): a cpu-work task on each CPU,
@@ -77,8 +79,8 @@ job_binary() {
 }
 # the arguments first (bad: exit 2), then what the machine must have
 for p in $placements; do
-	[[ " alone cgroup cgroup-optin session slurm slurm-optin same harvest-idle harvest-cgidle " == *" $p "* ]] ||
-		bad "-P: unknown placement '$p' (alone cgroup cgroup-optin session slurm slurm-optin same harvest-idle harvest-cgidle)"
+	[[ " alone cgroup cgroup-optin cgroup-optin-a session slurm slurm-optin slurm-optin-a same harvest-idle harvest-cgidle " == *" $p "* ]] ||
+		bad "-P: unknown placement '$p' (alone cgroup cgroup-optin cgroup-optin-a session slurm slurm-optin slurm-optin-a same harvest-idle harvest-cgidle)"
 done
 for rt in $runtimes; do
 	job_binary "$rt" >/dev/null || bad "-R: unknown runtime '$rt' ($all_runtimes)"
@@ -97,14 +99,14 @@ for rt in $runtimes; do
 done
 ((($(nproc) >= 2))) || die "needs 2 CPUs, this machine has $(nproc)"
 uses_slurm=
-[[ " $placements " != *" slurm "* && " $placements " != *" slurm-optin "* ]] || uses_slurm=1
+[[ " $placements " != *" slurm"* ]] || uses_slurm=1
 if [[ -n $uses_slurm ]]; then
 	for c in srun slurmctld slurmd munged; do
 		command -v $c >/dev/null || die "placement slurm: $c not found (slurm-client, slurmctld, slurmd, munge)"
 	done
 fi
-# slurm-optin: the jobs ask for it through the SPANK plugin
-[[ " $placements " != *" slurm-optin "* ]] || slurm_spank=$(tool compat_yield.so)
+# slurm-optin, slurm-optin-a: jobs ask for it through the SPANK plugin
+[[ " $placements " != *" slurm-optin"* ]] || slurm_spank=$(tool compat_yield.so)
 # the cgroup placements need cgroup v2 with the cpu controller
 for p in $placements; do
 	[[ $p == session || $p == same ]] && continue
@@ -265,12 +267,12 @@ run_set() {
 		job_cmd "$rt" "$idx"
 		want=$((want + nprocs))
 		case $pl in
-		alone | cgroup | cgroup-optin | harvest-*)
+		alone | cgroup | cgroup-optin | cgroup-optin-a | harvest-*)
 			slurm_tree "$idx"
 			cgs[idx]=$cg_leaf
 			# the trees outlive a set: each set gives its jobs its value
 			f=$cgroot/system.slice/slurmstepd.scope/job_$((idx + 1))/cpu.compat_yield
-			if [[ $pl == cgroup-optin ]]; then
+			if [[ $pl == cgroup-optin || ($pl == cgroup-optin-a && $idx == 0) ]]; then
 				echo 1 >"$f" || die "cannot opt job_$((idx + 1)) in ($f)"
 			elif [[ -e $f ]]; then
 				echo 0 >"$f" || die "cannot write 0 to $f"
@@ -279,6 +281,12 @@ run_set() {
 		session) setsid "${cmd[@]}" >"$tmp/job$idx.out" 2>"$tmp/job$idx.err" & ;;
 		slurm) slurm_run "$jname" "${cmd[@]}" >"$tmp/job$idx.out" 2>"$tmp/job$idx.err" & ;;
 		slurm-optin) slurm_run "$jname" --compat-yield "${cmd[@]}" >"$tmp/job$idx.out" 2>"$tmp/job$idx.err" & ;;
+		slurm-optin-a)
+			if [[ $idx == 0 ]]; then
+				slurm_run "$jname" --compat-yield "${cmd[@]}" >"$tmp/job$idx.out" 2>"$tmp/job$idx.err" &
+			else
+				slurm_run "$jname" "${cmd[@]}" >"$tmp/job$idx.out" 2>"$tmp/job$idx.err" &
+			fi ;;
 		same) "${cmd[@]}" >"$tmp/job$idx.out" 2>"$tmp/job$idx.err" & ;;
 		esac
 		jpids+=($!)
@@ -355,7 +363,7 @@ for r in $(seq 1 "$reps"); do
 		knob_set "$k"
 		for rt in $runtimes; do
 			for pl in $placements; do
-				[[ $pl != *-optin || $k == 0 ]] || continue
+				[[ $pl != *-optin* || $k == 0 ]] || continue
 				run_set "$k" "$r" "$rt" "$pl"
 			done
 		done
