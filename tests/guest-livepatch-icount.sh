@@ -25,6 +25,10 @@
 #     yielder and each rival placed on their own, autogroups on and off):
 #     the contract's time, G1 and shares, on Debian's kernel with the
 #     livepatch.
+#   - kselftest compat_yield_matrix, the flip cells with the tasks
+#     together (a rival flipped between nice 19, or SCHED_IDLE, and nice 0
+#     in the yielder's group): Debian's own reweight_entity() keeps the
+#     flipped rival's light request, a term of the bound on this kernel;
 #   - kselftest compat_yield_matrix with the switch at 0 and groups at 1,
 #     the cgroup and Slurm-deep cells without a flip: the yielder's job and
 #     its rivals' group at 1 (-O -R), judged as at knob 1; the rivals'
@@ -39,9 +43,11 @@ cg=/sys/fs/cgroup gy=/sys/fs/cgroup/scy-icount-yielder gh=/sys/fs/cgroup/scy-ico
 if [[ ${1:-} == shares ]]; then
 	plan 2
 else
-	plan 6
+	plan 7
 	run_kselftest "$SCY_BIN/selftests" compat_yield_latency -d "${SCY_LATENCY_SECONDS:-2}" -f yield_outside
 	run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -d 0.6 -c '^[0-9]+ entity '
+	run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -d 0.6 \
+		-c '^[0-9]+ (same|cgroup-root) .*event=(nice-flip|policy-flip)$'
 	run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -O -R -d 0.6 \
 		-c '^[0-9]+ (cgroup|nested) .*event=(none|sleep-wake|sibling)$'
 	run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -R -d 0.6 \

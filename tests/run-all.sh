@@ -127,7 +127,8 @@ budget() {
 	checkpatch) echo 90 ;;
 	deb-*) echo 2700 ;;
 	guest-* | debconfig-*) echo 600 ;;
-	stalls-* | livepatch-icount-*) echo 120 ;;
+	stalls-*) echo 120 ;;
+	livepatch-icount-*) echo 240 ;;
 	livepatch-boot-*) echo 180 ;;
 	starve-*) echo 420 ;;
 	faults-*) echo 360 ;;

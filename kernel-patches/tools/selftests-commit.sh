@@ -100,19 +100,22 @@ every 300 ms; a rival sleeping and waking; the yielder migrating; a
 SCHED_IDLE sibling in the yielder's group). Per cell a window at 0 and
 at 1, and a TAP line per check: at 1 the median, p99 and maximum time
 away per yield within the contract's bound for the cell's weights,
-slices, tick and event (contract.c), or the same figure at 0 where
-that is larger; no yield returning before a rival ran, the yielder's
-loop share at most 0.5% and its CPU share at most a point above its
-share at 0, where a rival of its weight competes; with the sibling at
-most twice its CPU share without it (plus a point). With -U (a guest
-whose host may stop it) only the loop share is judged. A default set
-covers every placement, event and weight (3-wise); -F runs the full
-product. With -O the windows at 1 keep the switch at 0 and set
-cpu.compat_yield of the yielder's job group instead, with -R that of
-its rivals' group: with both they are judged as at 1; with -R alone
-the yielder, outside every group at 1, must yield as at 0 (its median
-and p99 time away within a tick of the window at 0's, as many yields
-returning at once, at least half its loop share).
+slices, tick and event (contract.c; where the livepatch runs on a
+kernel with its own reweight_entity(), a flipped rival's request of its
+light state is a term of the flip cells' p99 and maximum), or the same
+figure at 0 where that is larger; no yield returning before a rival
+ran, the yielder's loop share at most 0.5% and its CPU share at most a
+point above its share at 0, where a rival of its weight competes; with
+the sibling at most twice its CPU share without it (plus a point).
+With -U (a guest whose host may stop it) only the loop share is
+judged. A default set covers every placement, event and weight
+(3-wise); -F runs the full product. With -O the windows at 1 keep the
+switch at 0 and set cpu.compat_yield of the yielder's job group
+instead, with -R that of its rivals' group: with both they are judged
+as at 1; with -R alone the yielder, outside every group at 1, must
+yield as at 0 (its median and p99 time away within a tick of the
+window at 0's, as many yields returning at once, at least half its
+loop share).
 
 compat_yield_abi checks the switch: sysfs and sysctl agree, every
 invalid write fails with EINVAL and changes nothing, the file is 0644

@@ -2157,8 +2157,10 @@ int main(int argc, char **argv)
 			       SCY_GROUP_SWITCH,
 			       opt_optin ? "" : ", the yielder outside judged against knob 0 (G5)");
 	if (sched.kind == CT_EEVDF && sched.base_slice_ns)
-		ksft_print_msg("EEVDF, base slice %.2f ms\n",
-			       ms(sched.base_slice_ns));
+		ksft_print_msg("EEVDF, base slice %.2f ms%s\n",
+			       ms(sched.base_slice_ns),
+			       sched.stock_reweight ?
+			       ", the kernel's own reweight_entity() (the livepatch)" : "");
 	else if (sched.latency_ns)
 		ksft_print_msg("CFS, latency %.2f, min/wakeup gran %.2f/%.2f ms\n",
 			       ms(sched.latency_ns), ms(sched.min_gran_ns),

@@ -555,6 +555,16 @@ void ct_bound_level(const struct ct_sched *sp, struct ct_bound *b, int tasks)
 	b->max = b->p99;
 }
 
+/* Is rival 1 of @c a task at the yielder's level (where a flip reweights it)? */
+static bool flipped_task_at_level(const struct ct_cell *c)
+{
+	const struct ct_topo *t = &c->t;
+
+	if (t->pl == PL_ENTITY)
+		return ct_ent_is_task(t, t->ye) && ct_ent_is_task(t, t->re[0]);
+	return ct_rivals_are_tasks(c);
+}
+
 void ct_bound(const struct ct_sched *sp, const struct ct_cell *c,
 	      struct ct_bound *b)
 {
@@ -634,6 +644,21 @@ void ct_bound(const struct ct_sched *sp, const struct ct_cell *c,
 	case EV_POLICY:
 		off += snprintf(b->terms + off, sizeof(b->terms) - off,
 				"rival 1 counted at nice 0, its heavy state");
+		if (eevdf && sp->stock_reweight && flipped_task_at_level(c)) {
+			/*
+			 * Without the series' reweight_entity() fix, rival 1
+			 * back at nice 0 keeps the request of its light
+			 * state, the slice times 1024 / w in virtual time,
+			 * and runs it whole at nice 0 before the tasks behind
+			 * it
+			 */
+			extra = turn_of((__u64)(sp->base_slice_ns * 1024.0 /
+						ct_weight_of(t->w[0])), q);
+			off += snprintf(b->terms + off,
+					sizeof(b->terms) - off,
+					" + %.0f ms in p99 and max: its light state's request, kept by the kernel's own reweight_entity()",
+					extra / 1e6);
+		}
 		break;
 	case EV_WEIGHT:
 	case EV_IDLE:
@@ -936,6 +961,23 @@ static unsigned long long read_ull(const char *dir, const char *name,
 	return v;
 }
 
+/*
+ * The livepatch (livepatch_compat_yield) is enabled: the compat yield runs
+ * on the kernel's own code otherwise, reweight_entity() included.
+ */
+static bool livepatch_enabled(void)
+{
+	FILE *f = fopen("/sys/kernel/livepatch/livepatch_compat_yield/enabled", "r");
+	int v = 0;
+
+	if (!f)
+		return false;
+	if (fscanf(f, "%d", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v == 1;
+}
+
 int ct_read_sched(struct ct_sched *sp, __u64 tick_ns, char *err, size_t len)
 {
 	static const char dir[] = "/sys/kernel/debug/sched";
@@ -952,6 +994,7 @@ int ct_read_sched(struct ct_sched *sp, __u64 tick_ns, char *err, size_t len)
 	if (v[0]) {
 		sp->kind = CT_EEVDF;
 		sp->base_slice_ns = v[0];
+		sp->stock_reweight = livepatch_enabled();
 		return 0;
 	}
 	for (i = 0; i < 3; i++) {

@@ -184,6 +184,11 @@ struct ct_sched {
 	__u64 min_gran_ns;		/* CFS */
 	__u64 wakeup_gran_ns;		/* CFS */
 	bool stalls;			/* guest time stalls (-S): no G1 */
+	/*
+	 * EEVDF with the kernel's own reweight_entity() (the livepatch,
+	 * which leaves it out): a task reweighted keeps its request
+	 */
+	bool stock_reweight;
 };
 
 /* What the judge reads of a window */

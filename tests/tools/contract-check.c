@@ -20,7 +20,11 @@
  *     knob 0's passes; every yield 50 ms longer fails the time line, none
  *     returning at once fails the G5 line of yields that return at once,
  *     a hundredth of knob 0's loop share fails the shares; the limits
- *     are knob 0's, whatever the window judged.
+ *     are knob 0's, whatever the window judged;
+ *   - on 6.12 with the kernel's own reweight_entity() (the livepatch),
+ *     the p99 and max bound of a cell whose flipped rival is a task at
+ *     the yielder's level grows by that rival's light request, and only
+ *     there.
  * Prints TAP, one line per property with the number of cells it held in
  * and the first cell where it did not.
  *
@@ -39,7 +43,7 @@
 
 enum prop {
 	P_BOUND, P_STAYS, P_PASS, P_P50, P_P99, P_MAX, P_G1, P_LOOP, P_UNTIMED,
-	P_STALLS, P_G5, NR_PROP
+	P_STALLS, P_G5, P_REWEIGHT, NR_PROP
 };
 
 static const char * const prop_text[NR_PROP] = {
@@ -54,6 +58,7 @@ static const char * const prop_text[NR_PROP] = {
 	"with time not judged (-U), time, G1 and G4 are SKIPs, not passes, and the shares judge the loop share alone",
 	"with the guest's stalls taken out (-S), G1 and G4 are SKIPs, not passes, the shares judge the loop share alone, and the time line still fails on every yield 50 ms longer",
 	"-R (G5): a window as knob 0's passes; every yield 50 ms longer, none returning at once, or a hundredth of the loop share fails its line; the limits stay put",
+	"the kernel's own reweight_entity() (the livepatch on 6.12): the p99 and max limits of a cell whose flipped rival is a task at the yielder's level grow by that rival's light request (slice * 1024 / w, to the tick), and no other limit moves",
 };
 
 static int held[NR_PROP], failed[NR_PROP];
@@ -114,6 +119,30 @@ static void check_cell(const struct ct_sched *sp, const char *kname,
 	note(P_BOUND, j.lim50 >= j.b.p50 && j.lim99 >= j.b.p99 &&
 	     j.limmax >= j.b.max && j.lim50 >= k0.p50 &&
 	     j.lim99 >= k0.p99 && j.limmax >= k0.max, what);
+	/* the same cell on the kernel's own reweight_entity() */
+	if (sp->kind == CT_EEVDF) {
+		struct ct_sched spr = *sp;
+		struct ct_judgement jr;
+		__u64 grow = 0, q = sp->tick_ns;
+		bool at_level = c->t.pl == PL_ENTITY ?
+				ct_ent_is_task(&c->t, c->t.ye) &&
+				ct_ent_is_task(&c->t, c->t.re[0]) :
+				ct_rivals_are_tasks(c);
+
+		spr.stock_reweight = !sp->stock_reweight;
+		ct_judge(&spr, c, &k0, &k0, &nosib, NULL, &jr);
+		if ((c->ev == EV_NICE || c->ev == EV_POLICY) && at_level)
+			grow = (__u64)(sp->base_slice_ns * 1024.0 /
+				       ct_weight_of(c->t.w[0]) + q - 1) / q * q;
+		if (sp->stock_reweight)
+			note(P_REWEIGHT, jr.lim50 == j.lim50 &&
+			     j.b.p99 == jr.b.p99 + grow &&
+			     j.b.max == jr.b.max + grow, what);
+		else
+			note(P_REWEIGHT, jr.lim50 == j.lim50 &&
+			     jr.b.p99 == j.b.p99 + grow &&
+			     jr.b.max == j.b.max + grow, what);
+	}
 
 	ct_judge(sp, c, &k0, &k1, &nosib, NULL, &j);
 	all = true;
@@ -275,10 +304,11 @@ int main(int argc, char **argv)
 		const char *name;
 		struct ct_sched sp;
 	} kernels[] = {
-		{ "6.12, 1 CPU", { CT_EEVDF, 4 * MS, 750000, 0, 0, 0, false } },
-		{ "6.12, 2 CPUs", { CT_EEVDF, 4 * MS, 1500000, 0, 0, 0, false } },
-		{ "6.1, 1 CPU", { CT_CFS, 4 * MS, 0, 6 * MS, 750000, 1 * MS, false } },
-		{ "6.1, 2 CPUs", { CT_CFS, 4 * MS, 0, 12 * MS, 1500000, 2 * MS, false } },
+		{ "6.12, 1 CPU", { CT_EEVDF, 4 * MS, 750000, 0, 0, 0, false, false } },
+		{ "6.12, 2 CPUs", { CT_EEVDF, 4 * MS, 1500000, 0, 0, 0, false, false } },
+		{ "6.1, 1 CPU", { CT_CFS, 4 * MS, 0, 6 * MS, 750000, 1 * MS, false, false } },
+		{ "6.1, 2 CPUs", { CT_CFS, 4 * MS, 0, 12 * MS, 1500000, 2 * MS, false, false } },
+		{ "6.12 livepatch, 1 CPU", { CT_EEVDF, 4 * MS, 750000, 0, 0, 0, false, true } },
 	};
 	struct ct_cell *cells;
 	int k, full, n, i, p, cells_seen = 0;
@@ -313,8 +343,9 @@ int main(int argc, char **argv)
 			       p + 1, prop_text[p], held[p], failed[p],
 			       first[p]);
 		else
-			printf("ok %d - %s (%d checks over %d cells, 4 kernel settings)\n",
-			       p + 1, prop_text[p], held[p], cells_seen);
+			printf("ok %d - %s (%d checks over %d cells, %d kernel settings)\n",
+			       p + 1, prop_text[p], held[p], cells_seen,
+			       (int)(sizeof(kernels) / sizeof(kernels[0])));
 	}
 	for (p = 0; p < NR_PROP; p++)
 		if (failed[p])
