@@ -15,17 +15,20 @@
 # a getppid() loop of another job (yield-share, 2 s; two jobs side by side
 # in slurmstepd.scope, of equal weight) gets at least a quarter of that
 # CPU, half its job's fair share, where its job did not opt in (the
-# default yield of a task alone in its group gives nothing away), and at
-# most a tenth of that where it did: it yields to the other job, a turn
-# of the other loop per yield. What a yield costs in guest time grows
-# with the host's load under plain TCG while a turn does not, so the
-# bound is the job without the option, measured beside it; 1.5% of it
-# on an idle host (0.77% of the CPU). Then the site default: plugstack.conf at
-# default=1 gives a job 1 without the option and 0 with --compat-yield=0,
-# and default=2 is refused with a message, and default=0 again gives 0.
-# The switch is back at its
-# value and Slurm is stopped at the end, the cgroup root's controllers as
-# they were.
+# default yield of a task alone in its group gives nothing away), and
+# makes at most a tenth of that loop's yields where it did: each of its
+# yields waits for a turn of the other job, while those of a loop
+# without the option return at once. The yields are counted, not timed:
+# under plain TCG a stalled host moves how much CPU time a yield seems
+# to take (a yield loop with --compat-yield was charged 5.5% of the CPU
+# beside a busy host, 0.77% on an idle one), not how many turns of the
+# other job fit in 2 s of guest time. The time away per compat yield is
+# judged under -icount (the starve stage's matrix, its cells with the
+# groups at 1). Then the site default: plugstack.conf at default=1 gives
+# a job 1 without the option and 0 with --compat-yield=0, and default=2
+# is refused with a message, and default=0 again gives 0. The switch is
+# back at its value and Slurm is stopped at the end, the cgroup root's
+# controllers as they were.
 # Uses plan/check/skip of tests/tap.sh and $SCY_BIN.
 [[ $(type -t plan) == function ]] || . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 spank_so=$SCY_BIN/compat_yield.so
@@ -66,9 +69,10 @@ spank_run() {
 spank_value() { spank_run 120 "$@" bash "$slurm_dir/read.sh" 2>&1; }
 # spank_cpu NAME [OPTION...]: the part of the last CPU a yield loop alone
 # in the job NAME gets in 2 s while a getppid() loop of another job runs
-# there; "x (why)" when it cannot tell
+# there, and how many yields it made: "SHARE YIELDS", or "x (why)" when it
+# cannot tell
 spank_cpu() {
-	local name=$1 marker=$slurm_dir/hog-$1 hpid out t overlap y w
+	local name=$1 marker=$slurm_dir/hog-$1 hpid out t overlap y w c
 	shift
 	rm -f "$marker"
 	# it runs until cancelled once the yield loop's job is done
@@ -91,7 +95,8 @@ spank_cpu() {
 	fi
 	y=$(field yielder_cpu_ns "$out")
 	w=$(field wall_s "$out")
-	awk -v y="$y" -v w="$w" 'BEGIN { if (w > 0 && y != "") printf "%.4f\n", y / (w * 1e9) }' | grep . ||
+	c=$(field yielder_counter "$out")
+	awk -v y="$y" -v w="$w" -v c="$c" 'BEGIN { if (w > 0 && y != "" && c ~ /^[0-9]+$/) printf "%.4f %d\n", y / (w * 1e9), c }' | grep . ||
 		echo "x ($out)"
 }
 if [[ $spank_rc != 0 ]]; then
@@ -143,11 +148,11 @@ else
 		test "$v" = 1 -a "$v2" = 1
 	on=$(spank_cpu ys-on --compat-yield)
 	off=$(spank_cpu ys-off)
-	echo "# a yield loop alone in its job, a getppid() loop of another job on its CPU: the yield loop's part of the CPU with --compat-yield $on, without $off"
-	check "a yield loop in a job without the option gets >= 25% of a CPU it shares with another job, half its job's fair share ($off)" \
-		awk -v s="$off" 'BEGIN { exit !(s ~ /^[0-9.]+$/ && s >= 0.25) }'
-	check "... one in a job with --compat-yield <= a tenth of that ($on)" \
-		awk -v s="$on" -v r="$off" 'BEGIN { exit !(s ~ /^[0-9.]+$/ && r ~ /^[0-9.]+$/ && s <= r / 10) }'
+	echo "# a yield loop alone in its job, a getppid() loop of another job on its CPU: the yield loop's part of the CPU and its yields in 2 s, with --compat-yield $on, without $off"
+	check "a yield loop in a job without the option gets >= 25% of a CPU it shares with another job, half its job's fair share (${off%% *})" \
+		awk -v s="$off" 'BEGIN { split(s, f, " "); exit !(f[1] ~ /^[0-9.]+$/ && f[1] >= 0.25) }'
+	check "... one in a job with --compat-yield makes <= a tenth of its yields (${on#* } vs ${off#* })" \
+		awk -v s="$on" -v r="$off" 'BEGIN { split(s, a, " "); split(r, b, " "); exit !(a[2] ~ /^[0-9]+$/ && b[2] ~ /^[0-9]+$/ && a[2] <= b[2] / 10) }'
 	check "the machine's switch stayed at 0" test "$(cat $spank_knob)" = 0
 	slurm_plugstack 1
 	v=$(spank_value cy-site)
