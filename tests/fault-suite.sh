@@ -12,6 +12,9 @@
 # starve stage), must turn red (tests/faults.sh lists what each fault
 # turns red).
 #
+# fault-suite.sh jobs FAULT: as rule, in a two-CPU guest: the jobs check
+# (tests/guest-jobs.sh, the pair at knob 0 and 1) must turn red.
+#
 # fault-suite.sh harness: the harness's own checks, each with what it
 # guards broken in a test-only way, in a mount namespace of its own so that
 # nothing else sees the fault:
@@ -161,7 +164,16 @@ if [[ $mode == rule ]]; then
 	rm -rf "$work"
 	exit 0
 fi
-[[ $mode == harness ]] || { echo "usage: fault-suite.sh rule FAULT | harness" >&2; exit 2; }
+if [[ $mode == jobs ]]; then
+	plan 1
+	SCY_JOBS_PAIR=1 bash "$(dirname "${BASH_SOURCE[0]}")/guest-jobs.sh" >"$work/jobs.tap" 2>&1
+	show "$work/jobs.tap" '^(not )?ok |^# knob'
+	check "scy_fault=$2: the jobs check is red (knob 1 gives the heavy threads less than 3 points more than knob 0)" \
+		grep -qE '^not ok [0-9]+ - knob 1 gives the heavy threads' "$work/jobs.tap"
+	rm -rf "$work"
+	exit 0
+fi
+[[ $mode == harness ]] || { echo "usage: fault-suite.sh rule FAULT | jobs FAULT | harness" >&2; exit 2; }
 
 plan 8
 echo "# fault guest: kernel $(uname -r), knob $(cat $knob 2>/dev/null || echo absent)"

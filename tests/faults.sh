@@ -23,6 +23,7 @@
 #             cells with two nice -10 rivals;
 #   nomove    a compat yield that does not move the yielder: the matrix's
 #             G1 and shares lines, the share kselftest's knob-1 limits,
+#             the jobs stage's check (two CPUs, tests/guest-jobs.sh),
 #             and the livepatch-icount stage's shares of a yield loop in a
 #             cgroup at 1 and in an autogroup at knob 1
 #             (tests/guest-livepatch-icount.sh);
@@ -56,7 +57,7 @@ case $kver in
 6.12) faults+=(nocap) ;;
 6.1) faults+=(double) ;;
 esac
-plan $((2 + 2 * ${#faults[@]}))
+plan $((2 + 2 * ${#faults[@]} + 2))
 rc=0
 out=$RESULTS/faults-$kver
 grc=0
@@ -73,4 +74,13 @@ for f in "${faults[@]}"; do
 	guest_verdict "$out-${f/:/}" "$grc" "a one-CPU -icount guest of $name booted with scy_fault=$f"
 	((grc)) && rc=$grc
 done
+# nomove on two CPUs: the jobs stage's check (tests/jobs.sh, whose guest
+# brings its second CPU up after boot)
+grc=0
+SCY_ICOUNT=${SCY_STARVE_ICOUNT:-2} SCY_CPUS=2 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" \
+	--out "$out-jobs-nomove" --timeout 900 --append "maxcpus=1 scy_fault=nomove" \
+	-- env SCY_BIN="$RESULTS/bin" bash -c 'echo 1 >/sys/devices/system/cpu/cpu1/online &&
+		exec bash tests/fault-suite.sh jobs nomove' || grc=$?
+guest_verdict "$out-jobs-nomove" "$grc" "a two-CPU -icount guest of $name booted with scy_fault=nomove"
+((grc)) && rc=$grc
 exit "$rc"

@@ -28,7 +28,7 @@ has() { grep -qx "$1" <<<"$config"; }
 knob=/sys/kernel/sched_compat_yield
 event=/sys/kernel/tracing/events/sched/sched_yield_fair
 # the blocks and the three kselftest runs
-plan 11
+plan 10
 
 guest_block() {
 	plan 11
@@ -314,17 +314,6 @@ tracing_block() {
 	fi
 }
 
-# Two co-scheduled OpenMP jobs in Slurm-shaped cgroups, knob 0 and 1
-# (tests/guest-jobs.sh), on the patched kernels.
-jobs_block() {
-	if [[ $has_knob != 1 || $SCY_FLAVOR != patched ]]; then
-		plan 1
-		skip "co-scheduled jobs, knob 0 against knob 1" "run on the patched guest kernels (make bench-jobs measures the others)"
-		return
-	fi
-	. "$(dirname "${BASH_SOURCE[0]}")/guest-jobs.sh"
-}
-
 # The Slurm plugin, srun/sbatch --compat-yield (tests/guest-spank.sh), on
 # the kernels with cpu.compat_yield: the series (patched, debconfig) and
 # Debian's with the livepatch.
@@ -351,7 +340,6 @@ subtest "the guest and its kernel's configuration" guest_block
 subtest "the knob: sysfs, sysctl, admin guide, fuzzing, concurrent writers, SCHED_BATCH" knob_block
 subtest "yield_stats: counts, trace event, reset, load/unload under stress" module_block
 subtest "bench/pingpong/guest.sh at its smallest" pingpong_block
-subtest "two co-scheduled OpenMP jobs in Slurm-shaped cgroups, knob 0 and 1" jobs_block
 subtest "the Slurm plugin: srun and sbatch --compat-yield, a site default" spank_block
 subtest "Documentation/tracing.md's trace-cmd recipe" tracing_block
 subtest "the livepatch: taint, refusals, cycles under stress, stock yield after unloading" livepatch_block

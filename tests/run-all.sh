@@ -129,9 +129,10 @@ budget() {
 	guest-* | debconfig-*) echo 600 ;;
 	stalls-*) echo 120 ;;
 	livepatch-icount-*) echo 240 ;;
+	jobs-*) echo 300 ;;
 	livepatch-boot-*) echo 180 ;;
 	starve-*) echo 420 ;;
-	faults-*) echo 360 ;;
+	faults-*) echo 540 ;;
 	debian-*) echo 300 ;;
 	livepatch-*) echo 900 ;;
 	debug-*) echo 3600 ;;
@@ -178,6 +179,7 @@ lane() {
 	if want guest; then
 		lane_stage "guest-$kver" bash tests/guest.sh "$kver-patched"
 		lane_stage "stalls-$kver" bash tests/stalls.sh "$kver"
+		lane_stage "jobs-$kver" bash tests/jobs.sh "$kver"
 	fi
 	if want starve; then lane_stage "starve-$kver" bash tests/starve.sh "$kver"; fi
 	if want faults; then lane_stage "faults-$kver" bash tests/faults.sh "$kver"; fi
@@ -222,7 +224,10 @@ lane_stages() {
 	local kver=$1 g
 	for g in deb guest starve faults debian livepatch; do
 		if want $g; then echo "$g-$kver"; fi
-		if [[ $g == guest ]] && want guest; then echo "stalls-$kver"; fi
+		if [[ $g == guest ]] && want guest; then
+			echo "stalls-$kver"
+			echo "jobs-$kver"
+		fi
 		if [[ $g == livepatch ]] && want livepatch; then
 			echo "livepatch-boot-$kver"
 			echo "livepatch-icount-$kver"
