@@ -35,9 +35,14 @@ if [[ ! -x $SCY_BIN/job-libomp ]]; then
 	not_ok "userspace/job-libomp was not built (clang, libomp-dev)"
 	return 0 2>/dev/null || exit 0
 fi
-jobs_pl="cgroup cgroup-optin" jobs_n=6
-[[ ${SCY_JOBS_PAIR:-} != 1 ]] || jobs_pl=cgroup jobs_n=4
-if [[ ${SCY_JOBS_PAIR:-} == 1 ]]; then plan 2; else plan 4; fi
+# the placements, the jobs they run, the settings judged and the plan
+if [[ ${SCY_JOBS_PAIR:-} == 1 ]]; then
+	jobs_pl=cgroup jobs_n=4 jobs_sets="0,cgroup 1,cgroup"
+	plan 2
+else
+	jobs_pl="cgroup cgroup-optin" jobs_n=6 jobs_sets="0,cgroup 1,cgroup 0,cgroup-optin"
+	plan 4
+fi
 SCY_BIN=$SCY_BIN bash "$(dirname "${BASH_SOURCE[0]}")/../bench/jobs/guest.sh" -r 1 \
 	-n 100 -R libomp -P "$jobs_pl" -o "$jobs_csv" >"$SCY_RESULTS/jobs.log" 2>&1
 jobs_rc=$?
@@ -47,8 +52,6 @@ check "bench/jobs/guest.sh -R libomp -P '$jobs_pl' ran, $jobs_n jobs (exit statu
 # per setting (knob 0, knob 1, opted in at knob 0): the pair's makespan
 # (ms) and the heavy threads' share of the pair's CPU time
 declare -A jobs_ms jobs_heavy
-jobs_sets="0,cgroup 1,cgroup"
-[[ ${SCY_JOBS_PAIR:-} == 1 ]] || jobs_sets+=" 0,cgroup-optin"
 for set in $jobs_sets; do
 	read -r jobs_ms[$set] jobs_heavy[$set] < <(awk -F, -v k="${set%,*}" -v p="${set#*,}" '
 		$2 == k && $5 == p { if (!s || $11 < s) s = $11; if ($12 > e) e = $12; c += $8; hc += $9 }
