@@ -98,7 +98,9 @@ check:
 check-full:
 	@SCY_CHECK_STAGES="host deb guest starve faults debian livepatch debug" \
 		SCY_MATRIX=$${SCY_MATRIX:-full} SCY_MODULE_CYCLES=$${SCY_MODULE_CYCLES:-100} \
-		SCY_LIVEPATCH_CYCLES=$${SCY_LIVEPATCH_CYCLES:-20} bash tests/run-all.sh
+		SCY_LIVEPATCH_CYCLES=$${SCY_LIVEPATCH_CYCLES:-20} \
+		SCY_LIVEPATCH_MODULE_CYCLES=$${SCY_LIVEPATCH_MODULE_CYCLES:-100} \
+		SCY_SPANK_GUESTS=$${SCY_SPANK_GUESTS:-all} bash tests/run-all.sh
 
 # The debug guests alone, with the 5-minute stress.
 check-debug: deps

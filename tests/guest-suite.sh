@@ -316,11 +316,19 @@ tracing_block() {
 
 # The Slurm plugin, srun/sbatch --compat-yield (tests/guest-spank.sh), on
 # the kernels with cpu.compat_yield: the series (patched, debconfig) and
-# Debian's with the livepatch.
+# Debian's with the livepatch; of those, the guests SCY_SPANK_GUESTS names
+# ("KVER-FLAVOR ...", or all).
 spank_block() {
 	if [[ $has_knob != 1 || ! $SCY_FLAVOR =~ ^(patched|debconfig|livepatch)$ ]]; then
 		plan 1
 		skip "the Slurm plugin: --compat-yield sets the job's cpu.compat_yield" "a kernel without cpu.compat_yield"
+		return
+	fi
+	local guests=${SCY_SPANK_GUESTS:-all}
+	if [[ $guests != all && " $guests " != *" $SCY_KVER-$SCY_FLAVOR "* ]]; then
+		plan 1
+		skip "the Slurm plugin: --compat-yield sets the job's cpu.compat_yield" \
+			"run in the guests of $guests only (SCY_SPANK_GUESTS; make check-full: all)"
 		return
 	fi
 	. "$(dirname "${BASH_SOURCE[0]}")/guest-spank.sh"

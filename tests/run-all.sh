@@ -48,6 +48,18 @@ export SCY_MODULE_CYCLES=${SCY_MODULE_CYCLES:-20}
 # (tests/guest-livepatch.sh; times in Documentation/results/livepatch.md).
 export SCY_LIVEPATCH_CYCLES=${SCY_LIVEPATCH_CYCLES:-2}
 SCY_STOCK_MODULE_CYCLES=${SCY_STOCK_MODULE_CYCLES:-20}
+# The livepatch guests' yield_stats takes the same stock-kernel path as the
+# debian guests' (the livepatch adds no tracepoint), whose 20 cycles cover
+# it: SCY_LIVEPATCH_MODULE_CYCLES, 5 here, and SCY_MODULE_CYCLES in
+# `make check-full`.
+SCY_LIVEPATCH_MODULE_CYCLES=${SCY_LIVEPATCH_MODULE_CYCLES:-5}
+# The Slurm plugin is user space and the same on every kernel: make check
+# runs its check (tests/guest-spank.sh, about 4 minutes of a guest) in one
+# guest per lane, each kernel once and each implementation of
+# cpu.compat_yield once (the series on 6.12, the livepatch on 6.1);
+# `make check-full` in every guest that has cpu.compat_yield
+# (SCY_SPANK_GUESTS=all).
+export SCY_SPANK_GUESTS=${SCY_SPANK_GUESTS:-6.12-patched 6.1-livepatch}
 kvers=${SCY_CHECK_KVERS:-6.12 6.1}
 mkdir -p "$RESULTS/check"
 pass=0 fail=0 skip=0 start=$(date +%s)
@@ -153,9 +165,16 @@ export SCY_FUZZ_WRITES=${SCY_FUZZ_WRITES:-2000}
 
 stage deps bash -c '. tests/tap.sh && plan 1 &&
 	check "the Debian packages the project needs are installed (vm/deps.sh)" bash vm/deps.sh'
+# The host checks and checkpatch side by side: neither waits for the other
+# (both read Debian's extracted sources, ref_tree() extracts them once).
 if want host; then
-	stage host bash tests/host.sh
-	stage checkpatch bash kernel-patches/tools/checkpatch.sh
+	echo "== host and checkpatch side by side"
+	run_stage host bash tests/host.sh &
+	host_pid=$!
+	run_stage checkpatch bash kernel-patches/tools/checkpatch.sh
+	wait "$host_pid"
+	show host
+	show checkpatch
 fi
 # The stages of one kernel, a lane: its Debian packages (deb: small config,
 # extracted into a scratch root and used by DKMS; building them builds the
@@ -187,7 +206,7 @@ lane() {
 		SCY_MODULE_CYCLES=$SCY_STOCK_MODULE_CYCLES lane_stage "debian-$kver" bash tests/guest.sh "$kver-debian"
 	fi
 	if want livepatch; then
-		SCY_MODULE_CYCLES=$SCY_STOCK_MODULE_CYCLES lane_stage "livepatch-$kver" bash tests/guest.sh "$kver-livepatch"
+		SCY_MODULE_CYCLES=$SCY_LIVEPATCH_MODULE_CYCLES lane_stage "livepatch-$kver" bash tests/guest.sh "$kver-livepatch"
 		lane_stage "livepatch-boot-$kver" bash tests/livepatch-boot.sh "$kver"
 		lane_stage "livepatch-icount-$kver" bash tests/livepatch-icount.sh "$kver"
 	fi
