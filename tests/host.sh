@@ -130,7 +130,7 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # a skipped kselftest count, the matrix's judge on synthetic windows and
 # the EEVDF bound in a model, the stalls check in a model, machinery_counts;
 # the jobs tables of the results
-# page and the README, 2; the neutrality page's table, 1; livepatch/extract.py and a stock variable, 1;
+# page and the README, 2; the neutrality page's table, 1; the prose figures and two injected faults, 3; livepatch/extract.py and a stock variable, 1;
 # bench-jobs' refusals to mix runs and the .info of an appended CSV, 3;
 # one per matrix page (bench-matrix's default run, -icount, the full
 # product); the placement report and the shares page
@@ -161,7 +161,7 @@ for pdir in kernel-patches/v*/; do
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 4 + 2 * 2 + 3 + 2 +
 	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 1 + 3 + ${#matrix_pages[@]} + 1 + 2 + placement_page + 2 +
-	machinery_counts + cyc_count))
+	machinery_counts + cyc_count + 3))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -616,6 +616,24 @@ for page in Documentation/results/jobs.md README.md; do
 done
 check "Documentation/results/neutral.md: its table is what bench/neutral/report.py makes of the CSV beside it" \
 	python3 bench/neutral/report.py --check Documentation/results/neutral.md
+# The figures of the prose (Documentation/figures.txt): each as its source
+# gives it, and none in the files of its scope left unnamed; then the same
+# files with one figure changed, and with a figure added that nothing
+# names, must fail.
+check "Documentation/figures.txt: the prose's figures are what their sources give, and every figure of its scope is named there" \
+	bash -c 'python3 tests/figures.py >"$1/figures.tap"; rc=$?; grep "^not ok" "$1/figures.tap" | sed "s/^/# /"; exit $rc' _ "$tmp"
+mkdir -p "$tmp/figures"
+for f in $(sed -n 's/^scope: //p' Documentation/figures.txt); do
+	mkdir -p "$tmp/figures/$(dirname "$f")"
+	cp "$f" "$tmp/figures/$f"
+done
+sed -i '0,/take 1\.19x one job alone/s//take 1.18x one job alone/' "$tmp/figures/README.md"
+check "... README.md with its headline's 1.19x made 1.18x: figures.py fails on that figure" \
+	bash -c 'out=$(python3 tests/figures.py --root "$1") && exit 1; grep -q "^not ok .*the text says 1.18x, jobs .* gives 1.19x" <<<"$out"' _ "$tmp/figures"
+cp README.md "$tmp/figures/README.md"
+printf '\nA yield costs 12.5%% more here.\n' >>"$tmp/figures/README.md"
+check "... README.md with a sentence whose figure nothing names: figures.py fails on it" \
+	bash -c 'out=$(python3 tests/figures.py --root "$1") && exit 1; grep -q "^not ok .*every figure of its prose.*not: line [0-9]*: 12.5%" <<<"$out"' _ "$tmp/figures"
 # bench-jobs APPEND=1 refuses a runtime a kernel already has rows of, before
 # building or booting anything, and leaves the CSV as it was
 mkdir -p "$tmp/jobs/bench-jobs"
