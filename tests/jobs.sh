@@ -4,9 +4,9 @@
 # jobs.sh KVER: boot the patched KVER kernel on two CPUs under QEMU -icount
 # (shift 2: 4 guest ns per instruction, SCY_STARVE_ICOUNT), where a host
 # stall moves no guest figure, and run tests/guest-jobs.sh: two OpenMP jobs
-# sharing the CPUs in Slurm-shaped cgroups, the heavy threads' share of
-# their CPU time at knob 0, at knob 1 and with each job's cgroup opted in
-# (cpu.compat_yield), and the harvest beside SCHED_IDLE work. Prints TAP.
+# sharing the CPUs as real Slurm jobs, the heavy threads' share of their
+# CPU time at knob 0, at knob 1 and with both jobs started as srun
+# --compat-yield, and the harvest beside SCHED_IDLE work. Prints TAP.
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
 . "$SCY_REPO/tests/tap.sh"

@@ -141,7 +141,7 @@ budget() {
 	guest-* | debconfig-*) echo 600 ;;
 	stalls-*) echo 120 ;;
 	livepatch-icount-*) echo 240 ;;
-	jobs-*) echo 300 ;;
+	jobs-*) echo 360 ;;
 	livepatch-boot-*) echo 180 ;;
 	starve-*) echo 420 ;;
 	faults-*) echo 540 ;;
