@@ -16,11 +16,19 @@ set -uo pipefail
 kvers=("$@")
 [[ ${#kvers[@]} -gt 0 ]] || kvers=(6.12 6.1)
 # add, install and remove each; each refused for another kernel when there
-# is one; the versions differ; a build against a broken System.map refused
-plan $((3 * ${#kvers[@]} + (${#kvers[@]} > 1 ? ${#kvers[@]} : 0) + 2))
+# is one; the versions differ; a build against a broken System.map
+# refused; then each kernel's module as DKMS installed it, loaded, switched
+# and unloaded in a guest of that kernel (tests/guest-livepatch-dkms.sh,
+# two tests per guest: the guests run side by side)
+plan $((3 * ${#kvers[@]} + (${#kvers[@]} > 1 ? ${#kvers[@]} : 0) + 2 + 2 * ${#kvers[@]}))
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 mkdir -p "$d/src" "$d/tree" "$d/inst"
+# the modules DKMS installs, for the guests (which see the host's /tmp
+# not, $RESULTS yes)
+dkout=$RESULTS/livepatch-dkms
+rm -rf "$dkout"
+mkdir -p "$dkout"
 name=livepatch-compat-yield
 declare -A ver krel kdir
 for k in "${kvers[@]}"; do
@@ -49,6 +57,7 @@ for k in "${kvers[@]}"; do
 	ko=$(ls "$d/inst/${krel[$k]}"/updates/dkms/livepatch_compat_yield.ko* 2>/dev/null | head -n 1)
 	# the module as loaded: decompressed (Debian's 6.12 takes .ko.xz)
 	xz -dcf "$ko" >"$d/m.ko" 2>/dev/null
+	cp "$d/m.ko" "$dkout/dkms-$k.ko" 2>/dev/null
 	klp=$(readelf -SW "$d/m.ko" 2>/dev/null | grep -c '\.klp\.rela\.vmlinux\.')
 	check "dkms build and install $name/${ver[$k]} for ${krel[$k]}: ${ko:+${ko#"$d"/}}, vermagic $(modinfo -F vermagic "$d/m.ko" 2>/dev/null | cut -d' ' -f1), $klp livepatch relocation sections" \
 		test -n "$ko" -a "$(modinfo -F vermagic "$d/m.ko" 2>/dev/null | cut -d' ' -f1)" = "${krel[$k]}" -a "$klp" -gt 0
@@ -89,3 +98,22 @@ check "livepatch/build.sh $k with a System.map that lacks $gone, has $twice twic
 		[[ ! -e $3/livepatch_compat_yield.ko ]]' _ "$rc" "$out" "$d/lp-badmap" "$gone" "$twice"
 echo "# $(tail -n 1 <<<"$out")"
 sed 's/^/# /' "$d/dkms.log" | tail -n 40
+# Each module as DKMS installed it (stripped), in a guest of its kernel,
+# single-threaded TCG (the livepatch patches text): loaded, switched to 1
+# and back, unloaded. The guests run side by side; their TAP after.
+make -s -C "$SCY_REPO" userspace RESULTS="$RESULTS" >&2
+declare -A grc
+for k in "${kvers[@]}"; do
+	(
+		rc=0
+		SCY_TCG_THREAD=single bash "$SCY_REPO/vm/run.sh" --kernel "$(kernel_get "$k-debian")" \
+			--out "$dkout/guest-$k" --timeout 900 \
+			-- env SCY_BIN="$RESULTS/bin" bash tests/guest-livepatch-dkms.sh "$dkout/dkms-$k.ko" || rc=$?
+		echo "$rc" >"$dkout/guest-$k.rc"
+	) >"$dkout/guest-$k.log" 2>&1 &
+done
+wait
+for k in "${kvers[@]}"; do
+	grc[$k]=$(cat "$dkout/guest-$k.rc" 2>/dev/null || echo x)
+	guest_verdict "$dkout/guest-$k" "${grc[$k]}" "a guest of Debian's $k with the DKMS-built livepatch"
+done
