@@ -12,6 +12,12 @@
 # alone and against the ideal, per kernel, runtime, placement and knob).
 # REPS (default 3), STEPS (default 400), WORK=HEAVY,LIGHT (default
 # 1000,125), RUNTIMES and PLACEMENTS (default: all of bench/jobs/guest.sh).
+# ICOUNT=N: the guests under QEMU -icount shift=N, where guest time counts
+# executed instructions and a host stall moves no figure (single-threaded
+# TCG; the second vCPU put online after boot, as tests/jobs.sh does:
+# Debian's 6.1 stops at boot bringing it up under -icount). A unit of work
+# then takes 2^N ns per instruction: WORK=50,6 makes a step about as long
+# as 1000,125 under plain TCG (a tick).
 set -euo pipefail
 . "$(dirname "$0")/../../vm/lib.sh"
 
@@ -62,8 +68,14 @@ for k in "${kernels[@]}"; do
 	rm -f "$g/jobs.csv"
 	cp "$mod/yield_stats.ko" "$g/"
 	log "$k: bench/jobs/guest.sh -r $reps -n $steps -w $work"
-	bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$g" --timeout "${SCY_TIMEOUT:-7200}" \
-		-- env SCY_BIN="$RESULTS/bin" bash bench/jobs/guest.sh -r "$reps" -n "$steps" -w "$work" \
+	online=()
+	if [[ -n ${ICOUNT:-} ]]; then
+		export SCY_ICOUNT=$ICOUNT SCY_TCG_THREAD=single
+		online=(--append maxcpus=1)
+	fi
+	bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$g" --timeout "${SCY_TIMEOUT:-7200}" "${online[@]}" \
+		-- env SCY_BIN="$RESULTS/bin" bash -c "${ICOUNT:+echo 1 >/sys/devices/system/cpu/cpu1/online && }"'exec bash bench/jobs/guest.sh "$@"' - \
+		-r "$reps" -n "$steps" -w "$work" \
 		${RUNTIMES:+-R "$RUNTIMES"} ${PLACEMENTS:+-P "$PLACEMENTS"} \
 		-m /tmp/results/yield_stats.ko -o /tmp/results/jobs.csv \
 		|| die "$k: the jobs failed (see $g/job.log)"
@@ -75,8 +87,12 @@ prior=
 [[ $append != 1 ]] || prior=$(info_prior "$csv.info")
 {
 	[[ -z $prior ]] || echo "$prior"
-	info_head "REPS=$reps STEPS=$steps WORK=$work${RUNTIMES:+ RUNTIMES=\"$RUNTIMES\"}${PLACEMENTS:+ PLACEMENTS=\"$PLACEMENTS\"} make bench-jobs KERNELS=\"${kernels[*]}\""
-	echo "guest=2 vCPUs, QEMU TCG (multi-threaded)"
+	info_head "${ICOUNT:+ICOUNT=$ICOUNT }REPS=$reps STEPS=$steps WORK=$work${RUNTIMES:+ RUNTIMES=\"$RUNTIMES\"}${PLACEMENTS:+ PLACEMENTS=\"$PLACEMENTS\"} make bench-jobs KERNELS=\"${kernels[*]}\""
+	if [[ -n ${ICOUNT:-} ]]; then
+		echo "guest=2 vCPUs, QEMU TCG -icount shift=$ICOUNT (guest time = executed instructions), single-threaded"
+	else
+		echo "guest=2 vCPUs, QEMU TCG (multi-threaded)"
+	fi
 } >"$csv.info"
 python3 "$SCY_REPO/bench/jobs/report.py" "$csv" "$out"
 log "results in $out: jobs.csv, jobs.md (its tables), jobs.png; the committed page:"
