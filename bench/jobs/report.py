@@ -219,16 +219,37 @@ def page_table(summ):
     return "\n".join(lines)
 
 
+README_FLAVORS = ["livepatch", "debian", "patched", "debconfig", "stock"]
+
+
+def readme_label(kn, k):
+    """a column's heading: Debian's binary kernels by that name, the guest
+    builds (tinyconfig-based) marked as the small config"""
+    v, _, f = kn.partition("-")
+    what = {"livepatch": f"Debian's {v} + livepatch", "debian": f"Debian's {v}",
+            "patched": f"{v} series, small config", "debconfig": f"{v} series, Debian's config",
+            "stock": f"{v} stock, small config"}.get(f, kn)
+    return what if k == "stock" else f"{what}, knob {k}"
+
+
 def readme_table(summ):
     """makespan / alone per placement: libomp spinning and blocking, Open
-    MPI as it picks and with yield on, each kernel"""
+    MPI as it picks and with yield on, each kernel: per version Debian's
+    binary kernels first, then the guest builds"""
     kns = kernels_of(summ)
-    cols = []
+    versions = []
     for kn in kns:
+        if kn.split("-")[0] not in versions:
+            versions.append(kn.split("-")[0])
+
+    def order(kn):
+        v, _, f = kn.partition("-")
+        return (versions.index(v), README_FLAVORS.index(f) if f in README_FLAVORS else len(README_FLAVORS))
+    cols = []
+    for kn in sorted(kns, key=order):
         for k in knobs_of(summ, kn):
             cols.append((kn, k))
-    head = ["runtime", "placement"] + [
-        kn if k == "stock" else f"{kn} knob {k}" for kn, k in cols]
+    head = ["runtime", "placement"] + [readme_label(kn, k) for kn, k in cols]
     lines = ["| " + " | ".join(head) + " |",
              "|" + "---|" * 2 + "---:|" * len(cols)]
     for rt in ("libomp", "libomp-sleep", "openmpi-auto", "openmpi-y1"):
