@@ -848,6 +848,19 @@ void ct_judge(const struct ct_sched *sp, const struct ct_cell *c,
 			 "shares: yielder loops %.3f%%, cpu %.2f%% (k0 %.2f%%): not judged, %s",
 			 100 * k1->loop_share, 100 * k1->cpu_share,
 			 100 * k0->cpu_share, why);
+	} else if (untimed && !k1->nyields) {
+		/*
+		 * A stall of the guest is charged to the task that ran
+		 * through it: charged to the yielder, it keeps the
+		 * yielder's entity behind its rivals until they catch up,
+		 * which can outlast a window (at either knob value, seen
+		 * with the host stopping the guest). No yield in the
+		 * window leaves no loop share to judge here.
+		 */
+		j->st[CT_SHARES] = CT_SKIP;
+		snprintf(m, len,
+			 "shares: no yield at knob 1, cpu %.2f%% (k0 %.2f%%): not judged, %s",
+			 100 * k1->cpu_share, 100 * k0->cpu_share, untimed);
 	} else {
 		bool okloop = k1->nyields && k1->loop_share <= CT_LOOP_SHARE_MAX;
 		bool okcpu = k1->cpu_share <= k0->cpu_share + CT_CPU_NOISE;

@@ -12,7 +12,9 @@
  *   - one knob-1 yield that returned at once fails G1 where G1 is judged,
  *     a loop share over 0.5% fails the shares where they are judged;
  *   - where time is not judged (-U), time, G1 and G4 are SKIPs, never
- *     passes; with the guest's stalls taken out (-S), G1 and G4 are
+ *     passes, and so are the shares of a window without a yield (a stall
+ *     charged to the yielder can hold it off that long); where time is
+ *     judged, such a window fails the time line and the shares; with the guest's stalls taken out (-S), G1 and G4 are
  *     SKIPs, the shares judge the loop share alone (a stall is charged to
  *     the task that ran through it), and the time line still fails on a
  *     knob-1 window 50 ms longer;
@@ -43,7 +45,7 @@
 
 enum prop {
 	P_BOUND, P_STAYS, P_PASS, P_P50, P_P99, P_MAX, P_G1, P_LOOP, P_UNTIMED,
-	P_STALLS, P_G5, P_REWEIGHT, NR_PROP
+	P_STALLS, P_G5, P_REWEIGHT, P_NOYIELD, NR_PROP
 };
 
 static const char * const prop_text[NR_PROP] = {
@@ -55,10 +57,11 @@ static const char * const prop_text[NR_PROP] = {
 	"one knob-1 yield 50 ms longer (the max grows): the time line fails",
 	"one knob-1 yield returning at once fails G1 wherever G1 is judged",
 	"a knob-1 loop share over 0.5% fails the shares wherever they are judged",
-	"with time not judged (-U), time, G1 and G4 are SKIPs, not passes, and the shares judge the loop share alone",
+	"with time not judged (-U), time, G1 and G4 are SKIPs, not passes, and the shares judge the loop share alone (a window without a yield: a SKIP too)",
 	"with the guest's stalls taken out (-S), G1 and G4 are SKIPs, not passes, the shares judge the loop share alone, and the time line still fails on every yield 50 ms longer",
 	"-R (G5): a window as knob 0's passes; every yield 50 ms longer, none returning at once, or a hundredth of the loop share fails its line; the limits stay put",
 	"the kernel's own reweight_entity() (the livepatch on 6.12): the p99 and max limits of a cell whose flipped rival is a task at the yielder's level grow by that rival's light request (slice * 1024 / w, to the tick), and no other limit moves",
+	"a knob-1 window without a yield, time judged: the time line fails, and so do the shares where they are judged",
 };
 
 static int held[NR_PROP], failed[NR_PROP];
@@ -204,6 +207,19 @@ static void check_cell(const struct ct_sched *sp, const char *kname,
 	     j2.st[CT_G4] == CT_SKIP &&
 	     j2.st[CT_SHARES] == (ct_heavy_rival(c, &why) ? CT_OK : CT_SKIP),
 	     what);
+	/*
+	 * A knob-1 window without a yield: under -U (a stall charged to the
+	 * yielder can hold it off that long) the shares are not judged;
+	 * where time is judged, the time line and the shares fail.
+	 */
+	grown = k1;
+	grown.nyields = 0;
+	grown.loop_share = 0;
+	ct_judge(sp, c, &k0, &grown, &nosib, "-U", &j2);
+	note(P_UNTIMED, j2.st[CT_SHARES] == CT_SKIP && j2.st[CT_TIME] == CT_SKIP, what);
+	ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
+	note(P_NOYIELD, j2.st[CT_TIME] == CT_FAIL &&
+	     j2.st[CT_SHARES] == (ct_heavy_rival(c, &why) ? CT_FAIL : CT_SKIP), what);
 
 	/* -S: G1 reported only; the time judged */
 	sps = *sp;
