@@ -11,6 +11,10 @@
 # machine's switch at 1, alternating within each of REPS repeats (default
 # 3). Writes $RESULTS/bench-neutral/neutral.{csv,csv.info,md,dat,png}: a
 # row per measurement and the report of bench/neutral/report.py.
+# ICOUNT=N: the guests under QEMU -icount shift=N instead (guest time
+# counts executed instructions: the host's load moves no figure;
+# single-threaded TCG, the second vCPU put online after boot as the jobs
+# stage does).
 set -euo pipefail
 . "$(dirname "$0")/../../vm/lib.sh"
 
@@ -35,17 +39,20 @@ for i in "${!kernels[@]}"; do
 	mkdir -p "$g"
 	rm -f "$g/neutral.csv"
 	log "$k: bench/neutral/guest.sh -r $reps"
-	SCY_CPUS=2 SCY_ICOUNT=off bash "$SCY_REPO/vm/run.sh" --kernel "${kdirs[$i]}" --out "$g" \
-		--timeout $((300 + 60 * reps)) \
-		-- env SCY_BIN="$RESULTS/bin" bash bench/neutral/guest.sh -r "$reps" -k "$k" \
-		-o /tmp/results/neutral.csv || die "$k: the guest failed (see $g/job.log)"
+	# under -icount a guest is one host thread: four times the time
+	online=() tmul=1
+	[[ -z ${ICOUNT:-} ]] || online=(--append maxcpus=1) tmul=4
+	SCY_CPUS=2 SCY_ICOUNT=${ICOUNT:-off} bash "$SCY_REPO/vm/run.sh" --kernel "${kdirs[$i]}" --out "$g" \
+		--timeout $(((300 + 60 * reps) * tmul)) "${online[@]}" \
+		-- env SCY_BIN="$RESULTS/bin" bash -c "${ICOUNT:+echo 1 >/sys/devices/system/cpu/cpu1/online && }"'exec bash bench/neutral/guest.sh "$@"' - \
+		-r "$reps" -k "$k" -o /tmp/results/neutral.csv || die "$k: the guest failed (see $g/job.log)"
 	[[ -s $g/neutral.csv ]] || die "$k: no neutral.csv from the guest (see $g/job.log)"
 	# the guest's rows carry the kernel's name already; the header once
 	[[ -s $csv ]] || head -n 1 "$g/neutral.csv" >"$csv"
 	tail -n +2 "$g/neutral.csv" >>"$csv"
 done
 {
-	info_head "REPS=$reps make bench-neutral KERNELS=\"${kernels[*]}\""
+	info_head "${ICOUNT:+ICOUNT=$ICOUNT }REPS=$reps make bench-neutral KERNELS=\"${kernels[*]}\""
 	echo "guest=2 vCPUs, QEMU $(cat "$out/guest-${kernels[0]}/accel")"
 } >"$csv.info"
 python3 "$SCY_REPO/bench/neutral/report.py" "$csv" "$out"
