@@ -14,20 +14,12 @@
 ko=${1:?usage: guest-livepatch-dkms.sh KO}
 lp=/sys/kernel/livepatch/livepatch_compat_yield knob=/sys/kernel/sched_compat_yield
 plan 6
-# wait_for COND: wait (up to 300 s) until the shell test COND holds
-wait_for() {
-	local i
-	for i in $(seq 3000); do
-		eval "$1" && return 0
-		busybox usleep 100000
-	done
-	return 1
-}
+. "$(dirname "${BASH_SOURCE[0]}")/guest-lp-lib.sh"
 out=$(insmod "$ko" 2>&1)
 rc=$?
 check "insmod of the DKMS-built ${ko##*/} (status $rc${out:+: $out})" test $rc = 0
 t0=$SECONDS
-wait_for "[[ \$(cat $lp/enabled 2>/dev/null)\$(cat $lp/transition 2>/dev/null) == 10 ]]"
+lp_on livepatch_compat_yield
 check "its patch is enabled and its transition over ($((SECONDS - t0)) s)" \
 	test "$(cat $lp/enabled 2>/dev/null)$(cat $lp/transition 2>/dev/null)" = 10
 v0=$(cat $knob 2>/dev/null)
@@ -38,9 +30,7 @@ s=$(field yielder_cpu_share "$("$SCY_BIN/yield-share" -d 2 -n 1 -p session -k ke
 check "switch at 1: a yield loop in its own autogroup beside a hog gets ${s:-no} cpu share <= 0.10" \
 	in_range "$s" 0 0.10
 echo 0 >$knob
-echo 0 >$lp/enabled 2>/dev/null
-wait_for "[[ ! -d $lp ]]"
-out=$(rmmod livepatch_compat_yield 2>&1)
+out=$(lp_off livepatch_compat_yield 2>&1)
 rc=$?
-check "disabled and unloaded (rmmod status $rc${out:+: $out})" test $rc = 0
+check "disabled and unloaded (status $rc${out:+: $out})" test $rc = 0
 check "no $knob and no livepatch left" test ! -e $knob -a -z "$(ls /sys/kernel/livepatch 2>/dev/null)"

@@ -89,28 +89,7 @@ refused() {
 		-a "$(grep -cE -- "$err" <<<"$out")" = 1 \
 		-a "$(cat $knob 2>/dev/null)" = "$k0" -a "$(ls /sys/kernel/livepatch)" = "$lps"
 }
-# lp_wait COND: wait (up to 300 s) until the shell test COND holds
-lp_wait() {
-	local i
-	for i in $(seq 3000); do
-		eval "$1" && return 0
-		busybox usleep 100000
-	done
-	return 1
-}
-# lp_on NAME: the livepatch NAME is enabled and its transition is over
-lp_on() {
-	lp_wait "[[ \$(cat /sys/kernel/livepatch/$1/enabled 2>/dev/null)\$(cat /sys/kernel/livepatch/$1/transition 2>/dev/null) == 10 ]]"
-}
-# lp_off NAME: disable the livepatch NAME, wait until it is gone, unload it
-lp_off() {
-	echo 0 >"/sys/kernel/livepatch/$1/enabled" &&
-		lp_wait "[[ ! -d /sys/kernel/livepatch/$1 ]]" && rmmod "$1"
-}
-# lp_gone NAME: a replaced livepatch NAME is freed; unload it
-lp_gone() {
-	lp_wait "[[ ! -d /sys/kernel/livepatch/$1 ]]" && rmmod "$1"
-}
+. "$(dirname "${BASH_SOURCE[0]}")/guest-lp-lib.sh"
 # share PLACEMENT [SECONDS]: the yielder's CPU share next to one hog,
 # 2 s by default, knob as is
 share() {
