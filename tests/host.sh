@@ -130,7 +130,7 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # a skipped kselftest count, the matrix's judge on synthetic windows and
 # the EEVDF bound in a model, the stalls check in a model, machinery_counts;
 # the jobs tables of the results
-# page and the README, 2; the neutrality page's table and the costs page's scaling table, 2; the prose figures and two injected faults, 3; livepatch/extract.py and a stock variable, 1;
+# page and the results index, 2; the neutrality page's table and the costs page's scaling table, 2; the prose figures and two injected faults, 3; livepatch/extract.py and a stock variable, 1;
 # bench-jobs' refusals to mix runs and the .info of an appended CSV, 3;
 # one per matrix page (bench-matrix's default run, -icount, the full
 # product); the placement report and the shares page
@@ -610,7 +610,7 @@ check "Documentation/results/pingpong.md: the tables it shows are the ping-pong 
 	python3 bench/pageblock.py --check Documentation/results/pingpong.md
 check "Documentation/results/mpi.md: the tables it shows are the MPI report beside it" \
 	python3 bench/pageblock.py --check Documentation/results/mpi.md
-for page in Documentation/results/jobs.md README.md; do
+for page in Documentation/results/jobs.md Documentation/results.md; do
 	check "$page: the jobs table is what bench/jobs/report.py makes of Documentation/results/jobs.csv" \
 		python3 bench/jobs/report.py --check "$page"
 done

@@ -97,4 +97,4 @@ prior=
 python3 "$SCY_REPO/bench/jobs/report.py" "$csv" "$out"
 log "results in $out: jobs.csv, jobs.md (its tables), jobs.png; the committed page:"
 log "  cp $out/jobs.{csv,csv.info,png} Documentation/results/, then"
-log "  python3 bench/jobs/report.py Documentation/results/jobs.md and the same with README.md (their tables made anew)"
+log "  python3 bench/jobs/report.py Documentation/results/jobs.md and the same with Documentation/results.md (their tables made anew)"
