@@ -66,7 +66,7 @@ def conclusion(runs):
     """the page's first sentence: the wall time and verdict of each run"""
     said = [f"{r['name']} {minutes(r['info']['wall'])} ({r['total']['passed']} passed, "
             f"{r['total']['failed']} failed)" for r in runs]
-    return ("The runs below took " + (said[0] if len(said) == 1 else
+    return ("The make check runs of this page took " + (said[0] if len(said) == 1 else
                                       ", ".join(said[:-1]) + " and " + said[-1])
             + " of wall time.")
 
