@@ -130,7 +130,7 @@ pp_reports=(Documentation/results/pingpong-fig[0-9].md Documentation/results/pin
 # a skipped kselftest count, the matrix's judge on synthetic windows and
 # the EEVDF bound in a model, the stalls check in a model, machinery_counts;
 # the jobs tables of the results
-# page and the results index, 2; the neutrality page's table and the costs page's scaling table, 2; the prose figures and two injected faults, 3; the results index's list of pages and the reliability page's counts, 2; livepatch/extract.py and a stock variable, 1;
+# page and the results index, 2; the neutrality page's table and the costs page's scaling table, 2; the prose figures and two injected faults, 3; the results index's list of pages, the reliability page's counts and the costs page's group tables, 3; livepatch/extract.py and a stock variable, 1;
 # bench-jobs' refusals to mix runs and the .info of an appended CSV, 3;
 # one per matrix page (bench-matrix's default run, -icount, the full
 # product); the placement report and the shares page
@@ -161,7 +161,7 @@ for pdir in kernel-patches/v*/; do
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 4 + 2 * 2 + 3 + 2 +
 	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 1 + 3 + ${#matrix_pages[@]} + 1 + 2 + placement_page + 2 +
-	machinery_counts + cyc_count + 3 + 1 + 1 + 1))
+	machinery_counts + cyc_count + 3 + 1 + 1 + 1 + 1))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -614,6 +614,8 @@ for page in Documentation/results/jobs.md Documentation/results.md; do
 	check "$page: the jobs table is what bench/jobs/report.py makes of Documentation/results/jobs.csv" \
 		python3 bench/jobs/report.py --check "$page"
 done
+check "Documentation/results/costs.md: the tables of a yield outside a group at 1 are what bench/cost/group-table.py makes of the CSVs beside it" \
+	python3 bench/cost/group-table.py --check Documentation/results/costs.md
 check "Documentation/results/reliability.md: its table of what each stress run did and its plot's data are what bench/reliability/report.py makes of the CSV beside it" \
 	python3 bench/reliability/report.py --check Documentation/results/reliability.md
 check "Documentation/results.md: its list of pages opens each with the page's own conclusion (bench/results-index.py)" \
