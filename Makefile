@@ -100,7 +100,7 @@ check-full:
 		SCY_MATRIX=$${SCY_MATRIX:-full} SCY_MODULE_CYCLES=$${SCY_MODULE_CYCLES:-100} \
 		SCY_LIVEPATCH_CYCLES=$${SCY_LIVEPATCH_CYCLES:-20} \
 		SCY_LIVEPATCH_MODULE_CYCLES=$${SCY_LIVEPATCH_MODULE_CYCLES:-100} \
-		SCY_SPANK_GUESTS=$${SCY_SPANK_GUESTS:-all} bash tests/run-all.sh
+		SCY_SPANK_GUESTS=$${SCY_SPANK_GUESTS:-all} SCY_GUEST_MATRIX=$${SCY_GUEST_MATRIX:-all} bash tests/run-all.sh
 
 # The debug guests alone, with the 5-minute stress.
 check-debug: deps

@@ -361,10 +361,16 @@ run_kselftest "$ST" compat_yield_share -d "$SCY_SHARE_DURATION" -o "$SCY_RESULTS
 # judged. The patched kernels' one-CPU -icount guests judge all of it in
 # every cell but the migrate ones (tests/starve.sh), so their plain guests
 # run the migrate cells only; the others (Debian's configuration, the
-# livepatch) run every cell, but the livepatch those of the entity
-# placement, which its one-CPU -icount guest judges
-# (tests/guest-livepatch-icount.sh). All SKIP without the knob.
+# livepatch) run every cell, but the livepatch, in make check
+# (SCY_GUEST_MATRIX unset), those of the session, cgroup and nested
+# placements: its one-CPU -icount guest judges the entity placement's
+# cells and the flips of the same-group and cgroup-root ones
+# (tests/guest-livepatch-icount.sh); with SCY_GUEST_MATRIX=all (make
+# check-full) every default cell. All SKIP without the knob.
 matrix_cells=()
 [[ $SCY_FLAVOR == patched ]] && matrix_cells=(-c 'event=migrate$')
-[[ $SCY_FLAVOR == livepatch ]] && matrix_cells=(-c '^[0-9]+ (same|session|cgroup|nested|cgroup-root) ')
+if [[ $SCY_FLAVOR == livepatch ]]; then
+	matrix_cells=(-c '^[0-9]+ (session|cgroup|nested) ')
+	[[ ${SCY_GUEST_MATRIX:-} == all ]] && matrix_cells=(-c '^[0-9]+ (same|session|cgroup|nested|cgroup-root) ')
+fi
 run_kselftest "$ST" compat_yield_matrix -U -d 0.6 "${matrix_cells[@]}" -o "$SCY_RESULTS/matrix-$SCY_KVER.csv"

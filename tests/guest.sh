@@ -58,7 +58,7 @@ bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "$tmo" \
 	SCY_KCONFIG=/tmp/results/kconfig \
 	SCY_SHARE_DURATION="${SCY_SHARE_DURATION:-4}" SCY_MODULE_CYCLES="${SCY_MODULE_CYCLES:-20}" \
 	SCY_STORM_WRITES="${SCY_STORM_WRITES:-10000}" SCY_LIVEPATCH_CYCLES="${SCY_LIVEPATCH_CYCLES:-20}" \
-	SCY_SPANK_GUESTS="${SCY_SPANK_GUESTS:-all}" \
+	SCY_SPANK_GUESTS="${SCY_SPANK_GUESTS:-all}" SCY_GUEST_MATRIX="${SCY_GUEST_MATRIX:-}" \
 	bash tests/guest-suite.sh || rc=$?
 guest_verdict "$out" "$rc" "a guest of $kver-$flavor"
 exit "$rc"
