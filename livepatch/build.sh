@@ -22,7 +22,8 @@
 #                      (the faults stage's), and
 #                      another vendor's livepatches (lp_test_other.c: a
 #                      cumulative one, one beside this one, one of
-#                      yield_to_task_fair(), one with this one's state id)
+#                      yield_to_task_fair(), one with this one's state id,
+#                      and a cumulative one with it at this one's version)
 # The headers package and linux-source must be the same Debian version.
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
@@ -129,6 +130,13 @@ missing=$(comm -23 <(echo "$changed") \
 	die "the series changes $(echo $missing) in fair.c, which livepatch/$kver.list does not take"
 python3 "$SCY_REPO/livepatch/extract.py" "$out/fair/config" "$out/fair/kernel/sched/fair.c" \
 	"$ref/kernel/sched/sched.h" "$SCY_REPO/livepatch/$kver.list" "$gen" "$ref/kernel/sched/fair.c"
+# The series' sysctl handler as this kernel declares handlers (their
+# table const since 6.11): livepatch_compat_yield.c wraps it alike.
+if grep -q '^static int sched_compat_yield_sysctl(const struct ctl_table' "$gen/compat_yield.c"; then
+	echo '#define LP_CTL_TABLE const struct ctl_table' >"$gen/lp-ctl-table.h"
+else
+	echo '#define LP_CTL_TABLE struct ctl_table' >"$gen/lp-ctl-table.h"
+fi
 # The names the livepatch core will resolve in the running kernel (the
 # klp relocations, position 0: the name must be unique there), checked
 # against the target's System.map, which Debian ships in the -dbg package
@@ -225,6 +233,8 @@ if [[ ${SCY_LIVEPATCH_TESTS:-0} == 1 ]]; then
 		LP_CFLAGS=-DLP_TEST_YIELD
 	build other-state "$out/test/state" LP_SRC=lp_test_other LP_NAME=lp_test_state \
 		LP_CFLAGS=-DLP_TEST_STATE
+	build other-state-cumulative "$out/test/state2" LP_SRC=lp_test_other LP_NAME=lp_test_state2 \
+		LP_CFLAGS="-DLP_TEST_REPLACE -DLP_TEST_STATE -DLP_TEST_STATE_VERSION=2"
 	cp "$out/test/window/livepatch_compat_yield_next.ko" "$out/test/stock-window.ko"
 	cp "$out/test/other/livepatch_compat_yield_other.ko" "$out/test/other-kernel.ko"
 	cp "$out/test/otherid/livepatch_compat_yield_otherid.ko" "$out/test/other-build-id.ko"
@@ -232,7 +242,7 @@ if [[ ${SCY_LIVEPATCH_TESTS:-0} == 1 ]]; then
 	cp "$out/test/next/livepatch_compat_yield_next.ko" "$out/test/replace/lp_test_replace.ko" \
 		"$out/test/third/livepatch_compat_yield_third.ko" \
 		"$out/test/stack/lp_test_stack.ko" "$out/test/yield/lp_test_yield.ko" \
-		"$out/test/state/lp_test_state.ko" "$out/test/"
+		"$out/test/state/lp_test_state.ko" "$out/test/state2/lp_test_state2.ko" "$out/test/"
 fi
 log "livepatch for $krel: $out/livepatch_compat_yield.ko"
 echo "$out"

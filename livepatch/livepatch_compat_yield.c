@@ -43,10 +43,14 @@
  * that would remove another vendor's livepatch as well, and with
  * replace=0 it stacks on the earlier build instead, which is then
  * disabled by hand (disabled first, the later build hands the files and
- * the values back to the latest build still enabled). In no case does a task run the stock yield in between.
+ * the values back to the latest build still enabled). In no case does a
+ * task run the stock yield in between.
  * What a build hands to the next is struct lp_switch, its layout fixed by
  * the state's version; the core lets a build of a later version follow
  * one of an earlier version, so a later layout must still read this one.
+ * Another vendor's cumulative livepatch that carries this state id at
+ * this version replaces this build without its callbacks: the files then
+ * answer ENODEV until the module is unloaded (lp_in_effect()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -63,6 +67,8 @@
 #include "kernel/sched/fair-includes.h"
 #include "klp-syms.h"
 #include "klp-core.h"
+/* LP_CTL_TABLE: the sysctl handlers' table argument here (build.sh) */
+#include "lp-ctl-table.h"
 
 /*
  * The kernel this module is for: the headers' UTS_VERSION and the build ID
@@ -267,10 +273,15 @@ static int sched_compat_yield_top(struct task_struct *p)
 	return highest >= 0 ? levels - 1 - highest : -1;
 }
 
-static u64 lp_cpu_compat_yield_read_u64(struct cgroup_subsys_state *css,
-					struct cftype *cft)
+static bool lp_in_effect(void);
+static int lp_not_in_effect(void);
+
+static int lp_cpu_compat_yield_show(struct seq_file *sf, void *v)
 {
-	return lp_group_on(css->serial_nr);
+	if (!lp_in_effect())
+		return lp_not_in_effect();
+	seq_printf(sf, "%d\n", lp_group_on(seq_css(sf)->serial_nr));
+	return 0;
 }
 
 /* Exactly "0" or "1", with an optional newline, as the machine's switch */
@@ -280,6 +291,8 @@ static ssize_t lp_cpu_compat_yield_write(struct kernfs_open_file *of,
 	bool on;
 	int ret;
 
+	if (!lp_in_effect())
+		return lp_not_in_effect();
 	ret = sched_compat_yield_parse(buf, nbytes, &on);
 	if (ret)
 		return ret;
@@ -291,7 +304,7 @@ static struct cftype lp_cpu_files[] = {
 	{
 		.name = "compat_yield",
 		.flags = CFTYPE_NOT_ON_ROOT,
-		.read_u64 = lp_cpu_compat_yield_read_u64,
+		.seq_show = lp_cpu_compat_yield_show,
 		.write = lp_cpu_compat_yield_write,
 	},
 	{ }
@@ -400,6 +413,64 @@ static struct lp_switch *lp_below;
 static unsigned int lp_below_version;
 /* /sys/kernel/sched_compat_yield existed when this module was loaded. */
 static bool lp_knob_existed;
+/*
+ * The yield runs this build's switch, or will when the transition that
+ * runs ends: the patch is on the livepatch core's list. A cumulative
+ * livepatch that is no build of this one but carries its state id, at a
+ * version the core accepts, replaces this build without running its
+ * callbacks: when that transition has ended the core takes this patch
+ * off its list (list_del(), klp_free_patch_start()) and the files are
+ * still up, toggling a switch no yield reads. Every other way off the
+ * list comes after a callback removed the files: this build's
+ * post_unpatch, or the post_patch of a later build of this livepatch,
+ * which takes them over. Read without klp_mutex, which the callbacks
+ * hold while they remove the files and so wait for these readers.
+ */
+static bool lp_in_effect(void)
+{
+	struct list_head *next = READ_ONCE(lp_patch.list.next);
+
+	return next != LIST_POISON1 && next != &lp_patch.list;
+}
+
+/*
+ * A file of the switch read or written while the patch is out of effect:
+ * say so, once in the log and to every caller.
+ */
+static int lp_not_in_effect(void)
+{
+	pr_warn_once("replaced by a cumulative livepatch that does not carry this switch: its files are stale; unloading this module removes them\n");
+	return -ENODEV;
+}
+
+/*
+ * The series' handlers of /sys/kernel/sched_compat_yield and of the
+ * sysctl, behind the check above (lp_init points the files at these).
+ */
+static ssize_t lp_knob_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	if (!lp_in_effect())
+		return lp_not_in_effect();
+	return sched_compat_yield_show(kobj, attr, buf);
+}
+
+static ssize_t lp_knob_store(struct kobject *kobj, struct kobj_attribute *attr,
+			     const char *buf, size_t count)
+{
+	if (!lp_in_effect())
+		return lp_not_in_effect();
+	return sched_compat_yield_store(kobj, attr, buf, count);
+}
+
+static proc_handler lp_knob_sysctl;
+static int lp_knob_sysctl(LP_CTL_TABLE *table, int write, void *buffer,
+			  size_t *lenp, loff_t *ppos)
+{
+	if (!lp_in_effect())
+		return lp_not_in_effect();
+	return sched_compat_yield_sysctl(table, write, buffer, lenp, ppos);
+}
 
 static const char *const lp_func_names[] = {
 	"yield_task_fair", "yield_to_task_fair", "cpu_cgroup_css_released",
@@ -898,6 +969,10 @@ static int __init lp_init(void)
 		       LP_BUILD_ID, id);
 		return -ENOEXEC;
 	}
+	/* the switch's files, behind lp_in_effect() */
+	sched_compat_yield_attr.show = lp_knob_show;
+	sched_compat_yield_attr.store = lp_knob_store;
+	sched_compat_yield_sysctls[0].proc_handler = lp_knob_sysctl;
 	/*
 	 * An earlier build's (else refused in lp_pre_patch, where the
 	 * livepatch core tells whose it is): upgrade.
@@ -914,8 +989,9 @@ static int __init lp_init(void)
 /*
  * The patch is gone: disabled (lp_post_unpatch removed the files) or
  * replaced, by a later build (which took them) or by a cumulative
- * livepatch that carries this state without knowing the files: those go
- * now, before this module's code does.
+ * livepatch that carries this state without knowing the files (they
+ * answered ENODEV since, lp_in_effect()): those go now, before this
+ * module's code does.
  */
 static void __exit lp_exit(void)
 {

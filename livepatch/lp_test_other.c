@@ -9,7 +9,10 @@
  * yield_to_task_fair(), with a yield_to() that never yields; with
  * LP_TEST_STATE it carries livepatch_compat_yield's state id with data of
  * its own: a value that points nowhere (a non-canonical address, which
- * faults when read), as a vendor's cookie might.
+ * faults when read), as a vendor's cookie might, at the state version
+ * LP_TEST_STATE_VERSION (1 unless told; with LP_TEST_REPLACE and 2, the
+ * version livepatch_compat_yield has, the livepatch core lets it replace
+ * that one).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -56,8 +59,15 @@ static struct klp_object lp_test_objs[] = {
 };
 
 #ifdef LP_TEST_STATE
+#ifndef LP_TEST_STATE_VERSION
+#define LP_TEST_STATE_VERSION 1
+#endif
 static struct klp_state lp_test_states[] = {
-	{ .id = 0x73637900UL, .version = 1, .data = (void *)0xdead000000000100UL },
+	{
+		.id = 0x73637900UL,
+		.version = LP_TEST_STATE_VERSION,
+		.data = (void *)0xdead000000000100UL,
+	},
 	{ }
 };
 #endif

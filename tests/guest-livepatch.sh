@@ -22,7 +22,9 @@
 #     write of 0 reaching the yield afterwards; a stack's later build
 #     disabled first hands the knob back; the same check red on a build
 #     that leaves a window of stock yields; a livepatch with this one's
-#     state id but not its data makes this one refuse to load;
+#     state id but not its data makes this one refuse to load; loaded
+#     after this one, a cumulative one with that state id at this one's
+#     version replaces it, and its files then answer ENODEV;
 #   - SCY_LIVEPATCH_CYCLES (20) cycles of load (the initial knob value by
 #     the module parameter, 0 or 1), knob 1, disable, unload while
 #     stress-ng yields on both CPUs and a writer flips the knob: each load
@@ -54,7 +56,7 @@
 lp=/sys/kernel/livepatch/livepatch_compat_yield
 lpko=$SCY_RESULTS/livepatch.ko
 cycles=${SCY_LIVEPATCH_CYCLES:-20}
-plan 34
+plan 35
 
 # Taint flags (Documentation/admin-guide/tainted-kernels.rst): O 4096,
 # E 8192, K 32768.
@@ -350,6 +352,47 @@ refused "$lpko" 'Device or resource busy' \
 	'the livepatch lp_test_yield already replaces yield_to_task_fair()' \
 	"this livepatch after another vendor's livepatch of yield_to_task_fair()"
 check "that livepatch disabled and unloaded" lp_off lp_test_yield
+
+# Another vendor's cumulative livepatch with this one's state id at its
+# version (2) after this one: the livepatch core lets it replace this one
+# without running this one's callbacks, so the files stay up until this
+# module is unloaded; they must say that the switch is not in effect
+# (ENODEV, and one line in dmesg) rather than read 1 while the stock yield
+# runs. Then the stock yield runs (the yielder's runs of yields that
+# return at once), and unloading this module takes the files away.
+foreign_cumulative() {
+	local before out1 out2 out3 out4 lines run
+	insmod "$lpko" sched_compat_yield=1 && lp_on livepatch_compat_yield &&
+		mkdir -p $gy && echo +cpu >$cg/cgroup.subtree_control && echo 1 >$gy/cpu.compat_yield || return 1
+	before=$(dmesg | wc -l)
+	insmod "$T/lp_test_state2.ko" && lp_on lp_test_state2 || return 1
+	out1=$(cat $knob 2>&1)
+	out2=$( (echo 0 >$knob) 2>&1)
+	out3=$(cat $gy/cpu.compat_yield 2>&1)
+	out4=$( (echo 0 >$gy/cpu.compat_yield) 2>&1)
+	lines=$(dmesg | tail -n +$((before + 1)) | grep -c 'replaced by a cumulative livepatch that does not carry this switch')
+	read -r _ run <<<"$(session_share "$SCY_BIN/tests")"
+	echo "# after lp_test_state2 replaced it: read '$out1', write '$out2', cpu.compat_yield read '$out3', write '$out4'; $lines dmesg line(s); the yielder's longest run of yields that returned at once ${run:-missing}"
+	[[ $out1 == *"No such device"* && $out2 == *"No such device"* && $out3 == *"No such device"* &&
+		$out4 == *"No such device"* && $lines == 1 ]] &&
+		is_number "$run" && ((run >= AT_ONCE_RUN_MAX)) || return 1
+	lp_gone livepatch_compat_yield || return 1
+	[[ ! -e $knob && ! -e $gy/cpu.compat_yield ]] || return 1
+	lp_off lp_test_state2 && rmdir $gy
+}
+foreign_cumulative
+rc=$?
+# what a failure left
+if ((rc)); then
+	[[ -d /sys/kernel/livepatch/lp_test_state2 ]] && lp_off lp_test_state2
+	grep -q '^lp_test_state2 ' /proc/modules && rmmod lp_test_state2
+	[[ -d /sys/kernel/livepatch/livepatch_compat_yield ]] && lp_off livepatch_compat_yield
+	grep -q '^livepatch_compat_yield ' /proc/modules && rmmod livepatch_compat_yield
+fi
+check "another vendor's cumulative livepatch with this one's state id (version 2) replaces this one: its files answer No such device and say so once in dmesg, the stock yield runs, unloading it takes the files away (status $rc)" \
+	test $rc = 0 -a "$(ls /sys/kernel/livepatch)" = "" -a ! -e $knob
+rmdir $gy 2>/dev/null
+[[ " $cg_ctl " == *" cpu "* ]] || echo -cpu >$cg/cgroup.subtree_control
 
 # The stock yield is back: a yielder in its own autogroup next to a hog
 # keeps its group's turn, its yields returning at once in runs the
