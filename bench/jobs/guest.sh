@@ -335,6 +335,9 @@ run_set() {
 		wait "${jpids[idx]}" || { cat "$tmp/job$idx.err" >&2; die "$rt $pl: job $idx failed"; }
 	done
 	[[ -z $module ]] || y=$(cat $ys/yields)
+	# the set's yields per cgroup, as yield-top shows them, to the log
+	[[ -z $module || ! -r /sys/kernel/debug/yield_stats/cgroups ]] ||
+		sed "s/^/# yields per cgroup, $rt $pl knob $k rep $r: /" /sys/kernel/debug/yield_stats/cgroups >&2
 	exec 3<&-
 	if [[ $pl == harvest-* ]]; then
 		line=$(grep '^job ' "$tmp/job0.out") || die "$rt $pl: job 0 printed no report"
