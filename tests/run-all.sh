@@ -277,8 +277,8 @@ if want deb || want guest || want starve || want faults || want debian || want l
 		echo "== the stages of $(sed 's/ / and /g' <<<"$kvers") side by side (logs in ${RESULTS#"$SCY_REPO"/}/check/)"
 		pids=()
 		# Stopped with SIGTERM or SIGINT, take the lanes' guests and
-		# builds down too: they run in the background.
-		trap 'trap - TERM INT; kill -TERM $(for p in "${pids[@]}"; do tree_pids "$p"; done) 2>/dev/null; exit 143' TERM INT
+		# builds down too, and checkpatch: they run in the background.
+		trap 'trap - TERM INT; kill -TERM $(for p in "${pids[@]}" $checkpatch_pid; do tree_pids "$p"; done) 2>/dev/null; exit 143' TERM INT
 		for kver in $kvers; do
 			lane "$kver" &
 			pids+=($!)
