@@ -177,9 +177,11 @@
  * marks a stall of the whole guest, from when it was due to when it came;
  * every sample loses the stall time it spans before the window's figures
  * are taken (the TAP line names the knob-1 max as measured and the time
- * taken out).  A stall that falls while the yielder runs is charged to it,
- * and its next yield waits while its rivals catch up: that sample spans no
- * stall and is left out (the window's line counts them).  -S cannot tell a
+ * taken out).  A stall that falls while the yielder runs is charged to it
+ * as run time, and a yield waits while its rivals catch up: that sample
+ * spans no stall.  The yielder reads its run time after each yield; a
+ * sample of an iteration that ran over 1 ms, and the next one, are left
+ * out (the window's line counts them).  -S cannot tell a
  * stall of the whole guest from a late timer of the main process's vCPU
  * alone: QEMU's main-loop thread delivers that timer, and where the host
  * delays that thread while the vCPU thread runs, -S takes genuine wait out
@@ -190,9 +192,10 @@
  * per CPU (a thread of the main process pinned to it, SCHED_FIFO and
  * waking every 5 ms alike) sees that CPU's own stalls (the host did not
  * run that vCPU, or the other vCPU had its turn, as under -icount), and
- * every sample loses the stall time it spans on the CPU it ran on, in any
- * mode; the bound of the migrate cells counts a watcher period of each
- * such turn, which a watcher sees only from its first late wake-up.
+ * every sample loses the stall time it spans on the CPU it ran on (the
+ * charged ones are left out), in any mode; the bound of the migrate
+ * cells counts a watcher period of each such turn, which a watcher sees
+ * only from its first late wake-up.
  * Without -S or -U there are no probes: on a one-CPU guest each would be a
  * scheduling point between the ticks the bound counts.
  *
@@ -350,12 +353,16 @@ struct win_shared {
 	struct slot slot[NR_SLOTS];
 	/*
 	 * time away per yield; [MAX_SAMPLES + i]: when sample i started,
-	 * with SAMPLE_ON_B set where the yielder was on the second CPU
+	 * with SAMPLE_ON_B set where the yielder was on the second CPU and
+	 * SAMPLE_CHARGED where it may pay back run time it was charged
+	 * beyond its own (see yielder_run())
 	 */
 	__u64 sample[];
 };
 
 #define SAMPLE_ON_B	0x8000000000000000ULL	/* bit 63 */
+#define SAMPLE_CHARGED	0x4000000000000000ULL	/* bit 62 */
+#define SAMPLE_FLAGS	(SAMPLE_ON_B | SAMPLE_CHARGED)
 
 #define WIN_SHARED_SIZE	(sizeof(struct win_shared) + \
 			 2 * MAX_SAMPLES * sizeof(__u64))
@@ -530,11 +537,31 @@ static long nivcsw(void)
 	return ru.ru_nivcsw;
 }
 
+/* The calling thread's run time so far, ns */
+static __u64 thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (__u64)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/*
+ * The yielder.  Where its samples are taken net of stalls (-S, migrate),
+ * it also reads its run time after each yield: a stall of its CPU that
+ * fell while it ran (in its loop, or in the yield before it left the CPU)
+ * is charged to it as run time, and the wait that pays that back, while
+ * its rivals catch up, spans no stall.  An iteration that ran more than
+ * STALL_MIN_NS (its loop runs microseconds) marks its sample and the next
+ * one SAMPLE_CHARGED, the next one too because a stall after the yield
+ * returned, before the reading, is paid back by the next yield.
+ */
 static noreturn void yielder_run(struct win_shared *sh, bool migrate)
 {
 	__u64 ty, t1, d, count = 0, n = 0, ny = 0, dmx = 0, mig = 0, at = 0;
-	__u64 first_once = 0;
+	__u64 first_once = 0, ran = 0, ran1, charged = 0;
 	__u64 next_mig = UINT64_MAX, once = 0;
+	bool charges = opt_net || migrate;
 	long sw, sw1;
 	cpu_set_t set;
 	int cur = 0;
@@ -543,10 +570,18 @@ static noreturn void yielder_run(struct win_shared *sh, bool migrate)
 	if (migrate)
 		next_mig = sh->go_ns + MIGRATE_NS;
 	sw = nivcsw();
+	if (charges)
+		ran = thread_cpu_ns();
 	for (;;) {
 		ty = scy_now_ns();
 		sched_yield();
 		t1 = scy_now_ns();
+		if (charges) {
+			ran1 = thread_cpu_ns();
+			charged = (charged & 1) << 1 |
+				  (ran1 - ran > STALL_MIN_NS);
+			ran = ran1;
+		}
 		sw1 = nivcsw();
 		__atomic_store_n(&sh->slot[SLOT_YIELDER].counter, ++count,
 				 __ATOMIC_RELAXED);
@@ -561,7 +596,8 @@ static noreturn void yielder_run(struct win_shared *sh, bool migrate)
 			}
 			if (n < MAX_SAMPLES) {
 				sh->sample[MAX_SAMPLES + n] = (ty - sh->start_ns) |
-					(cur ? SAMPLE_ON_B : 0);
+					(cur ? SAMPLE_ON_B : 0) |
+					(charged ? SAMPLE_CHARGED : 0);
 				sh->sample[n++] = d;
 			} else {
 				sh->full = 1;
@@ -1194,32 +1230,27 @@ static __u64 stalls_in(const struct stalls *sl, int *j, __u64 from, __u64 to)
  * grew by it: the clock went on while the host did not run the vCPU.  A
  * stall is seen as a wake-up late by more than STALL_MIN_NS; [due, woken]
  * is part of the stall (it may have begun earlier), so a sample loses at
- * most the stall time it spans.  A stall between two samples, while the
- * yielder ran, is charged to the yielder: its next sample is the wait
- * that pays it back, while its rivals catch up, and spans no stall to
- * take out.  That sample is left out (counted in w->repaid).  Samples
- * and the stalls of a list are each in time order and disjoint.  Sets
- * the longest net sample in @w (all kept: the raw one otherwise);
- * returns the time taken out.
+ * most the stall time it spans.  A stall that fell while the yielder ran
+ * is charged to it, and the wait that pays it back spans no stall to take
+ * out: the samples the yielder marked SAMPLE_CHARGED are left out
+ * (counted in w->repaid).  Samples and the stalls of a list are each in
+ * time order and disjoint.  Sets the longest net sample in @w (all kept:
+ * the raw one otherwise); returns the time taken out.
  */
 static __u64 net_of_stalls(struct win_shared *sh, struct win *w,
 			   const struct stalls *const l[2])
 {
 	__u64 *at = sh->sample + MAX_SAMPLES;
 	__u64 i, kept = 0, out = 0, mx = 0, mx_at = 0;
-	__u64 prev_end = sh->start_ns;
 	int j[2] = { 0, 0 };
 
 	w->repaid = 0;
 	for (i = 0; i < sh->n; i++) {
 		int c = !!(at[i] & SAMPLE_ON_B);
-		__u64 a = sh->start_ns + (at[i] & ~SAMPLE_ON_B);
-		__u64 e = a + sh->sample[i], gap = 0, cut;
+		__u64 a = sh->start_ns + (at[i] & ~SAMPLE_FLAGS);
+		__u64 e = a + sh->sample[i], cut;
 
-		if (a > prev_end)
-			gap = stalls_in(l[c], &j[c], prev_end, a);
-		prev_end = e;
-		if (gap > STALL_MIN_NS) {
+		if (at[i] & SAMPLE_CHARGED) {
 			w->repaid++;
 			continue;
 		}
@@ -1229,7 +1260,7 @@ static __u64 net_of_stalls(struct win_shared *sh, struct win *w,
 		out += cut;
 		if (sh->sample[kept] > mx) {
 			mx = sh->sample[kept];
-			mx_at = at[kept] & ~SAMPLE_ON_B;
+			mx_at = at[kept] & ~SAMPLE_FLAGS;
 		}
 		kept++;
 	}
@@ -1707,7 +1738,7 @@ static void print_window(const struct ct_cell *c, const struct win *w)
 				ms(w->stalled), ms(w->max_raw));
 	if (w->repaid)
 		off += snprintf(line + off, sizeof(line) - off,
-				" %llu samples after a stall charged to the yielder left out;",
+				" %llu samples paying back run time charged to the yielder left out;",
 				(unsigned long long)w->repaid);
 	off += snprintf(line + off, sizeof(line) - off,
 			" loops %.3f%%; cpu %s (busy %.0f%%);",
@@ -1734,9 +1765,10 @@ static void print_window(const struct ct_cell *c, const struct win *w)
 		fprintf(csv, "%s%s=%.6f", off++ ? " " : "", slot_names[i],
 			w->task_cpu[i]);
 	}
-	fprintf(csv, "\",%s,%.1f,%.1f,%llu\n",
+	fprintf(csv, "\",%s,%.1f,%.1f,%llu,%llu\n",
 		w->cpu_source ? "stat" : "schedstat", w->max_raw / 1e3,
-		w->stalled / 1e3, (unsigned long long)w->at_once);
+		w->stalled / 1e3, (unsigned long long)w->at_once,
+		(unsigned long long)w->repaid);
 	fflush(csv);
 }
 
@@ -1744,7 +1776,7 @@ static void print_window(const struct ct_cell *c, const struct win *w)
 			"duration_s,wall_s,yields,p50_us,p99_us,max_us,cut," \
 			"full,flips,migrations,yielder_loop_share," \
 			"yielder_cpu_share,busy,stall_us,task_cpu_shares," \
-			"cpu_source,max_raw_us,stalled_us,at_once"
+			"cpu_source,max_raw_us,stalled_us,at_once,repaid"
 
 /* ------------------------------------------------------------------ */
 /* the no-sibling windows, one per topology */
