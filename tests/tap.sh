@@ -10,6 +10,17 @@ plan() { echo "1..$1"; }
 # nest FILE: the TAP document FILE of another producer (a guest's suite),
 # indented as a subtest of this one
 nest() { sed 's/^/  /' "$1"; }
+# host_ms: the host's clock, ms: the modification time the host gives a
+# file touched on the results share (a guest's own clock runs at its own
+# pace under -icount, and jumps while it idles)
+host_ms() {
+	local f=${SCY_RESULTS:-${TMPDIR:-/tmp}}/.host-clock t
+	touch "$f" 2>/dev/null && t=$(stat -c %.3Y "$f" 2>/dev/null) || t=0.000
+	echo "${t/./}"
+}
+# took T0 H0 NAME: the comment on how long a block took, by this clock
+# and by the host's, from SECONDS T0 and host_ms H0
+took() { echo "# took $((SECONDS - $1)) s (host $((($(host_ms) - $2) / 1000)) s): $3"; }
 # subtest NAME CMD...: run CMD, a block of the suite that prints its own
 # plan first and then its tests (numbered from 1), as a nested document;
 # then one test of this document: ok when the block ran as many tests as
@@ -17,12 +28,13 @@ nest() { sed 's/^/  /' "$1"; }
 # variable of the suite. A comment says how long the block took (for the
 # stages' time budgets).
 subtest() {
-	local name=$1 f planned ran failed t0=$SECONDS
+	local name=$1 f planned ran failed t0=$SECONDS h0
+	h0=$(host_ms)
 	shift
 	f=$(mktemp)
 	(n=0 && "$@") >"$f" 2>&1
 	nest "$f"
-	echo "# took $((SECONDS - t0)) s: $name"
+	took "$t0" "$h0" "$name"
 	# the plan, if it comes before the first test
 	planned=$(awk '/^1\.\.[0-9]+$/ { sub(/^1\.\./, ""); print; exit }
 		/^(not )?ok( |$)/ { exit }' "$f")
@@ -115,11 +127,12 @@ run_kselftest() {
 		return
 	fi
 	echo "# running $t $*"
-	local t0=$SECONDS
+	local t0=$SECONDS h0
+	h0=$(host_ms)
 	"$dir/$t" "$@" >"$SCY_RESULTS/$t.tap" 2>&1
 	rc=$?
 	nest "$SCY_RESULTS/$t.tap"
-	echo "# took $((SECONDS - t0)) s: kselftest $t"
+	took "$t0" "$h0" "kselftest $t"
 	if [[ $rc == 4 ]]; then
 		skip "kselftest $t${*:+ $*}" "it skipped every test (exit status 4)"
 	else
