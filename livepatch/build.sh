@@ -235,6 +235,8 @@ if [[ ${SCY_LIVEPATCH_TESTS:-0} == 1 ]]; then
 		LP_CFLAGS=-DLP_TEST_STATE
 	build other-state-cumulative "$out/test/state2" LP_SRC=lp_test_other LP_NAME=lp_test_state2 \
 		LP_CFLAGS="-DLP_TEST_REPLACE -DLP_TEST_STATE -DLP_TEST_STATE_VERSION=2"
+	build hold-write "$out/test/hold" LP_NAME=livepatch_compat_yield_hold \
+		LP_CFLAGS=-DLP_TEST_HOLD_WRITE
 	cp "$out/test/window/livepatch_compat_yield_next.ko" "$out/test/stock-window.ko"
 	cp "$out/test/other/livepatch_compat_yield_other.ko" "$out/test/other-kernel.ko"
 	cp "$out/test/otherid/livepatch_compat_yield_otherid.ko" "$out/test/other-build-id.ko"
@@ -242,7 +244,8 @@ if [[ ${SCY_LIVEPATCH_TESTS:-0} == 1 ]]; then
 	cp "$out/test/next/livepatch_compat_yield_next.ko" "$out/test/replace/lp_test_replace.ko" \
 		"$out/test/third/livepatch_compat_yield_third.ko" \
 		"$out/test/stack/lp_test_stack.ko" "$out/test/yield/lp_test_yield.ko" \
-		"$out/test/state/lp_test_state.ko" "$out/test/state2/lp_test_state2.ko" "$out/test/"
+		"$out/test/state/lp_test_state.ko" "$out/test/state2/lp_test_state2.ko" \
+		"$out/test/hold/livepatch_compat_yield_hold.ko" "$out/test/"
 fi
 log "livepatch for $krel: $out/livepatch_compat_yield.ko"
 echo "$out"

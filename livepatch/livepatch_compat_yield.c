@@ -323,6 +323,37 @@ static struct cftype lp_cpu_files[] = {
 #define LP_TEST_STOCK_WINDOW_MS	1000
 #endif
 
+/*
+ * LP_TEST_HOLD_WRITE, a test build: a write to the knob, once past the
+ * check that the patch is in effect, holds in the handler until the
+ * knob's file is being removed (kernfs has begun to drain it), at most
+ * LP_TEST_HOLD_WRITE_MS, after a line in the log: the removal waits for
+ * it, and the value it writes must be what the next owner of the files
+ * has (an upgrade's post_patch, a roll-back's post_unpatch).
+ */
+#ifdef LP_TEST_HOLD_WRITE
+#include <linux/delay.h>
+#define LP_TEST_HOLD_WRITE_MS	120000
+
+static void lp_test_hold_write(struct kobject *kobj,
+			       struct kobj_attribute *attr)
+{
+	struct kernfs_node *kn = kernfs_find_and_get(kobj->sd, attr->attr.name);
+	unsigned int ms = 0;
+
+	if (!kn)
+		return;
+	pr_info("test build: a write to the switch held until its file is removed\n");
+	/* kernfs_drain() makes the active count negative */
+	while (atomic_read(&kn->active) >= 0 && ms < LP_TEST_HOLD_WRITE_MS) {
+		msleep(20);
+		ms += 20;
+	}
+	pr_info("test build: the held write goes on after %u ms\n", ms);
+	kernfs_put(kn);
+}
+#endif
+
 #ifdef LP_TEST_MISSING_SYMBOL
 /* Test build: a symbol no kernel has, to see the module refused. */
 extern void lp_test_missing_symbol(void) __weak;
@@ -460,6 +491,9 @@ static ssize_t lp_knob_store(struct kobject *kobj, struct kobj_attribute *attr,
 {
 	if (!lp_in_effect())
 		return lp_not_in_effect();
+#ifdef LP_TEST_HOLD_WRITE
+	lp_test_hold_write(kobj, attr);
+#endif
 	return sched_compat_yield_store(kobj, attr, buf, count);
 }
 

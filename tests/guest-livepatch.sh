@@ -25,6 +25,10 @@
 #     state id but not its data makes this one refuse to load; loaded
 #     after this one, a cumulative one with that state id at this one's
 #     version replaces it, and its files then answer ENODEV;
+#   - a write held in the knob's handler (a test build) while an upgrade
+#     takes the files over, and while a stacked build is disabled and
+#     hands them back: the removal waits for the write, and the next
+#     owner has its value;
 #   - SCY_LIVEPATCH_CYCLES (20) cycles of load (the initial knob value by
 #     the module parameter, 0 or 1), knob 1, disable, unload while
 #     stress-ng yields on both CPUs and a writer flips the knob: each load
@@ -56,7 +60,7 @@
 lp=/sys/kernel/livepatch/livepatch_compat_yield
 lpko=$SCY_RESULTS/livepatch.ko
 cycles=${SCY_LIVEPATCH_CYCLES:-20}
-plan 35
+plan 37
 
 # Taint flags (Documentation/admin-guide/tainted-kernels.rst): O 4096,
 # E 8192, K 32768.
@@ -401,6 +405,62 @@ check "another vendor's cumulative livepatch with this one's state id (version 2
 	test $rc = 0 -a "$(ls /sys/kernel/livepatch)" = "" -a ! -e $knob
 rmdir $gy 2>/dev/null
 [[ " $cg_ctl " == *" cpu "* ]] || echo -cpu >$cg/cgroup.subtree_control
+
+# A write held in the knob's handler while the files change owner
+# (livepatch/build.sh's hold-write test build, LP_TEST_HOLD_WRITE: the
+# write holds until the removal of the file has begun): the removal waits
+# for it, and the next owner of the files has what it wrote. An upgrade
+# that replaces the held build takes the files over in its post_patch; the
+# held build stacked on the running one and disabled hands them back in
+# its post_unpatch. Each writes the value the yield then follows.
+hold=livepatch_compat_yield_hold
+# held_write VALUE CMD...: write VALUE to the knob in the background, wait
+# until the handler holds it, run CMD; the write's exit status in hw_rc
+held_write() {
+	local v=$1 before wp
+	shift
+	hw_rc=
+	before=$(dmesg | wc -l)
+	(echo "$v" >$knob) 2>/dev/null &
+	wp=$!
+	if ! lp_wait "dmesg | tail -n +$((before + 1)) | grep -q 'a write to the switch held'"; then
+		kill $wp 2>/dev/null
+		wait $wp
+		return 1
+	fi
+	"$@"
+	local rc=$?
+	wait $wp
+	hw_rc=$?
+	return $rc
+}
+upgrade_over_hold() { insmod "$lpko" && lp_on livepatch_compat_yield && lp_gone $hold; }
+held_upgrade() {
+	insmod "$T/$hold.ko" && lp_on $hold && [[ $(cat $knob) == 0 ]] || return 1
+	held_write 1 upgrade_over_hold || return 1
+	hs=$(share session)
+	[[ $hw_rc == 0 && $(cat $knob) == 1 ]] && in_range "$hs" 0 0.10
+}
+held_rollback() {
+	insmod "$T/$hold.ko" replace=0 && lp_on $hold && [[ $(cat $knob) == 1 ]] || return 1
+	held_write 0 lp_off $hold || return 1
+	read -r hs hrun <<<"$(session_share "$SCY_BIN/tests")"
+	[[ $hw_rc == 0 && $(cat $knob) == 0 ]] && is_number "$hrun" && ((hrun >= AT_ONCE_RUN_MAX))
+}
+hs= hrun=
+held_upgrade
+rc=$?
+check "a write of 1 held in the handler of a build's knob while an upgrade replaces that build: the write returns (status ${hw_rc:-none}), the upgrade's knob reads $(cat $knob 2>/dev/null), the yield follows (yielder in its own autogroup next to a hog: cpu share ${hs:-missing} <= 0.10) (status $rc)" \
+	test $rc = 0
+hs=
+held_rollback
+rc=$?
+check "a write of 0 held in the handler of a build stacked on the running one while it is disabled: the write returns (status ${hw_rc:-none}), the build below owns the knob again and reads $(cat $knob 2>/dev/null), the yield follows (the stock yield's runs: up to ${hrun:-missing} >= $AT_ONCE_RUN_MAX, cpu share ${hs:-missing}) (status $rc)" \
+	test $rc = 0
+for m in $hold livepatch_compat_yield; do
+	[[ -d /sys/kernel/livepatch/$m ]] && lp_off $m
+	grep -q "^$m " /proc/modules && rmmod $m
+done
 
 # The stock yield is back: a yielder in its own autogroup next to a hog
 # keeps its group's turn, its yields returning at once in runs the
