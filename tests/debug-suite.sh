@@ -67,7 +67,7 @@ echo 1 >/proc/sys/kernel/sched_autogroup_enabled
 # share_debug DIR SECONDS: the share kselftest under the debug kernel. Its
 # own limits (baseline 50 +- 3 points, yielder <= 1% of the iterations at
 # knob 1) are made for production configs and are asserted in the guest
-# stage. Under KASAN, lockdep and kmemleak a system call costs several
+# stage (the baseline's CPU share in the starve stage, under -icount). Under KASAN, lockdep and kmemleak a system call costs several
 # times more, and softirq work (the KASAN quarantine, RCU callbacks) is
 # charged to whichever task runs, so both shares drift by several points
 # (Documentation/results/reliability.md has the figures). So its TAP is

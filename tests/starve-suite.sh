@@ -15,7 +15,8 @@
 # Then the kselftest compat_yield_latency (time away per sched_yield()
 # next to a hog and a light task, the oversleep after a yield, the empty
 # yields next to a sleeping sibling), whose p99 comparisons need a guest
-# clock free of host load; and the contract over the matrix's cells
+# clock free of host load; compat_yield_share's baselines (CPU time split
+# 50/50 between two busy loops); and the contract over the matrix's cells
 # (compat_yield_matrix), its time away judged against the contract's
 # bound, G1 and the CPU shares, all of which host load would move
 # elsewhere: the default set but its migrate cells (one CPU; each task
@@ -31,10 +32,10 @@ D=$SCY_STARVE_SECONDS
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 
 # The plan: the knob, 5 checks at knob 1 and 4 at knob 0, the kselftest,
-# its time away beside the hog alone at knob 1, the matrix's five runs
-# (three with groups at 1: -O, -O -R, -R), yield_stats' effective yields
-# (2).
-plan 19
+# its time away beside the hog alone at knob 1, compat_yield_share's
+# baselines, the matrix's five runs (three with groups at 1: -O, -O -R,
+# -R), yield_stats' effective yields (2).
+plan 20
 echo "# starvation guest: kernel $(uname -r), $(nproc) CPU(s)"
 check "knob present" test -w $knob
 dbg=/sys/kernel/debug/sched
@@ -79,6 +80,11 @@ run_kselftest "$SCY_BIN/selftests" compat_yield_latency -d "${SCY_LATENCY_SECOND
 # One CPU, a nice-0 hog and nothing else: a compat yield waits for the
 # hog's turn, which ends at the next tick (hog_alone_p50, tests/tap.sh).
 hog_alone_p50 "$SCY_RESULTS/latency-$SCY_KVER.csv" "$tick_ms"
+# compat_yield_share's baselines, two busy loops that split the CPU time
+# 50/50 at either knob value: their CPU share is judged here, where a
+# stall of the host charges no worker (the plain guests run the rest of
+# compat_yield_share with -U).
+run_kselftest "$SCY_BIN/selftests" compat_yield_share -B -d "$D"
 # The matrix's default cells but the migrate ones, 0.6-s windows: here
 # guest time is executed instructions, so time is judged (no -U). With
 # SCY_MATRIX=full (make check-full) the full product's.

@@ -30,6 +30,12 @@
  * take it below 1%.  Run as root only, after the knob-0 runs they
  * are judged against.
  *
+ * Where guest time can stall (-U: a guest whose host can stop it, QEMU
+ * without -icount, KVM), a stall is charged to the worker that ran
+ * through it: the baseline's CPU share moves with it and is a SKIP; the
+ * loop-counter shares of the yield scenarios are judged.  -B runs the
+ * baselines alone, for a guest where time is deterministic (-icount).
+ *
  * Every run prints a "# result key=value ..." line; -o FILE also writes
  * them as CSV.
  */
@@ -145,13 +151,20 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
+/* -U: guest time can stall; -B: the baselines alone */
+static bool opt_untimed, opt_baselines;
+static const char untimed_reason[] =
+	"not judged (-U): a stall of the guest is charged to the worker that ran through it";
+
 static void print_usage(const char *prog, FILE *f)
 {
 	fprintf(f,
-		"usage: %s [-d SECONDS] [-c CPU] [-o CSV]\n"
+		"usage: %s [-d SECONDS] [-c CPU] [-o CSV] [-U] [-B]\n"
 		"  -d SECONDS  length of each run (default 30, env SCY_DURATION)\n"
 		"  -c CPU      CPU the workers run on (default: highest allowed)\n"
-		"  -o CSV      also write the results as CSV to this file\n",
+		"  -o CSV      also write the results as CSV to this file\n"
+		"  -U          guest time can stall: the baselines' CPU share is not judged\n"
+		"  -B          the baselines alone\n",
 		prog);
 }
 
@@ -172,6 +185,11 @@ static void report_baseline(const char *tag, int ret, const char *err,
 	if (ret) {
 		ksft_test_result_fail("%s: cpu share: run failed: %s\n", tag,
 				      err);
+		return;
+	}
+	if (opt_untimed) {
+		ksft_test_result_skip("%s: worker 0 cpu share %.4f (counter share %.4f): %s\n",
+				      tag, ts, cs, untimed_reason);
 		return;
 	}
 	ksft_test_result(dabs(ts - BASELINE_SHARE) <= BASELINE_TOL,
@@ -301,7 +319,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "invalid SCY_DURATION '%s'\n", env);
 		return KSFT_FAIL;
 	}
-	while ((opt = getopt(argc, argv, "d:c:o:h")) != -1) {
+	while ((opt = getopt(argc, argv, "d:c:o:UBh")) != -1) {
 		switch (opt) {
 		case 'd':
 			if (scy_parse_seconds(optarg, 0, 1e6, &duration)) {
@@ -318,6 +336,12 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			csv_path = optarg;
+			break;
+		case 'U':
+			opt_untimed = true;
+			break;
+		case 'B':
+			opt_baselines = true;
 			break;
 		case 'h':
 			print_usage(argv[0], stdout);
@@ -375,7 +399,7 @@ int main(int argc, char **argv)
 	 * knob 0 are what knob 1 is judged against: their figures are
 	 * diagnostics, and a test only when the run itself fails.
 	 */
-	plan = nr_knobs + NR_YIELD + NR_OPTIN;
+	plan = nr_knobs + (opt_baselines ? 0 : NR_YIELD + NR_OPTIN);
 	if (can_set)
 		plan++;
 	ksft_set_plan(plan);
@@ -416,6 +440,8 @@ int main(int argc, char **argv)
 			/* the groups' switch runs with the knob at 0 */
 			if (sc->optin != SCY_OPTIN_NONE && (knob || !can_set))
 				continue;
+			if (opt_baselines && sc->role0 != SCY_ROLE_GETPPID)
+				continue;
 
 			scy_config_init(&cfg);
 			cfg.duration_s = duration;
@@ -449,7 +475,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (!have_knob1) {
+	if (!have_knob1 && !opt_baselines) {
 		for (s = 0; s < NR_SCENARIOS; s++) {
 			if (scenarios[s].role0 != SCY_ROLE_YIELD ||
 			    scenarios[s].optin != SCY_OPTIN_NONE)
@@ -470,7 +496,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (!can_set) {
+	if (!can_set && !opt_baselines) {
 		for (s = 0; s < NR_SCENARIOS; s++) {
 			if (scenarios[s].optin == SCY_OPTIN_NONE)
 				continue;
