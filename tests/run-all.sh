@@ -127,6 +127,7 @@ show() {
 	((secs <= b)) || over=" (over its budget)"
 	table+=("$(printf '%-19s %6d %6d %6d %6d %6d  %s' "$name" "$p" "$f" "$s" "$secs" "$b" "$built$over")")
 	csv+=("$name,$p,$f,$s,$secs,${built% }")
+	names+=("$name")
 }
 
 # budget NAME: the seconds a stage of NAME may take in a make check that
@@ -160,7 +161,7 @@ stage() {
 	run_stage "$@"
 	show "$1" noheader
 }
-table=() csv=()
+table=() csv=() names=()
 
 stages=${SCY_CHECK_STAGES:-host deb guest starve faults debian livepatch}
 want() { [[ " $stages " == *" $1 "* ]]; }
@@ -320,5 +321,13 @@ echo "total time $total s; logs in ${RESULTS#"$SCY_REPO"/}/check/"
 	printf '%s\n' "${csv[@]}"
 	echo "total,$pass,$fail,$skip,$total,"
 } >"$RESULTS/check/stages.csv"
+# The failures once more, last: a reader of the run's last lines (a CI
+# page that shows its tail) sees which checks failed, not only how many.
+if ((fail)); then
+	echo "the failed checks, by stage:"
+	for name in "${names[@]}"; do
+		grep -E '^ *not ok' "$RESULTS/check/$name.out" 2>/dev/null | cut -c1-240 | sed "s/^ */  $name: /"
+	done | head -n 20
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 [[ $fail == 0 ]]
