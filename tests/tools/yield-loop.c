@@ -14,7 +14,9 @@
  *	itself into the cgroup CGROUP (a cgroup v2 directory: its pid is
  *	written to CGROUP/cgroup.procs), so that the yielder (in the
  *	caller's cgroup) and the hogs sit in sibling groups. All start
- *	together; every CPU time printed is of the same window.
+ *	together; every CPU time printed is of the same window. SIGUSR1
+ *	ends the window before SECONDS (a caller whose window ends a
+ *	little after an event it waits for).
  *
  * Prints one "key=value ..." line: the yielder's yields and CPU time, the
  * hogs' loops and CPU time, and the autogroup of each side as
@@ -33,6 +35,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +72,14 @@ static void usage(void)
 
 #include "number.h"
 #include "task.h"
+
+static volatile sig_atomic_t end_early;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	end_early = 1;
+}
 
 static double clock_s(clockid_t id)
 {
@@ -193,9 +204,18 @@ int main(int argc, char **argv)
 	double seconds = 2, start, window, hog_cpu = 0;
 	unsigned long hog_loops = 0;
 	struct timespec ts;
+	struct sigaction sa;
 	struct shared *sh;
 
 	cpu = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+	/* SIGUSR1 interrupts the window's nanosleep(), which never restarts. */
+	sa.sa_handler = on_usr1;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;
+	if (sigaction(SIGUSR1, &sa, NULL)) {
+		perror("sigaction");
+		return 1;
+	}
 	while ((c = getopt(argc, argv, "p:sH:g:c:d:h")) != -1) {
 		switch (c) {
 		case 'p':
@@ -268,7 +288,7 @@ int main(int argc, char **argv)
 	if (!failed) {
 		ts.tv_sec = (time_t)seconds;
 		ts.tv_nsec = 0;
-		while (nanosleep(&ts, &ts) && errno == EINTR)
+		while (!end_early && nanosleep(&ts, &ts) && errno == EINTR)
 			;
 	}
 	sh->stop = 1;
