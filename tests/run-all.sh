@@ -21,8 +21,8 @@
 # compile on first use): when named, and with "livepatch" for the kernels
 # that are in the cache already. SCY_CHECK_KVERS="6.12 6.1" selects the kernels;
 # SCY_SHARE_DURATION the seconds of each share benchmark run in the guests
-# (default 4 here; the full 30 s runs are `make demo` and the results
-# pages); SCY_MODULE_CYCLES the module load/unload cycles (below);
+# (2 here, 4 in `make check-full`; the full 30 s runs are `make demo` and
+# the results pages); SCY_MODULE_CYCLES the module load/unload cycles (below);
 # SCY_CHECK_LANES=1 runs the two kernels' stages one after the other
 # instead of side by side (below). The
 # debug guests do 2 x SCY_FUZZ_WRITES fuzzed knob writes (2000 here) and a
@@ -32,7 +32,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . vm/lib.sh
 
-export SCY_SHARE_DURATION=${SCY_SHARE_DURATION:-4}
+export SCY_SHARE_DURATION=${SCY_SHARE_DURATION:-2}
 # The guest suite loads and unloads yield_stats SCY_MODULE_CYCLES times
 # while stress-ng --yield keeps both vCPUs busy: 5 here, 100 in
 # `make check-full` (each probe registration patches static keys with
@@ -40,20 +40,21 @@ export SCY_SHARE_DURATION=${SCY_SHARE_DURATION:-4}
 # time slice: the cycles are slow there, about 4 s each). The guests of
 # Debian's binary kernels (stage "debian": the module's other
 # path, on sys_enter/sys_exit, and the kselftests' SKIPs) do
-# SCY_STOCK_MODULE_CYCLES, 20 unless told: that path has no static key
-# of its own to flip and its cycles are quick.
+# SCY_STOCK_MODULE_CYCLES, 10 here, 100 in `make check-full`: that path
+# has no static key of its own to flip, its cycles take about 4 s.
 export SCY_MODULE_CYCLES=${SCY_MODULE_CYCLES:-5}
 # The guests of Debian's kernels with the livepatch (stage "livepatch") do
 # SCY_LIVEPATCH_CYCLES cycles of load, knob 1, disable and unload under
-# stress-ng --yield: 2 here, 20 in `make check-full`. Each cycle waits for
-# two livepatch transitions, slow on 6.12 under single-threaded TCG
-# (tests/guest-livepatch.sh; times in Documentation/results/livepatch.md).
-export SCY_LIVEPATCH_CYCLES=${SCY_LIVEPATCH_CYCLES:-2}
-SCY_STOCK_MODULE_CYCLES=${SCY_STOCK_MODULE_CYCLES:-20}
+# stress-ng --yield: 1 here (with sysctl=1, the knob 0 at load), 20 in
+# `make check-full` (every combination of the two). Each cycle waits for
+# two livepatch transitions, about a minute each on 6.12 under
+# single-threaded TCG (tests/guest-livepatch.sh; times in
+# Documentation/results/livepatch.md).
+export SCY_LIVEPATCH_CYCLES=${SCY_LIVEPATCH_CYCLES:-1}
+SCY_STOCK_MODULE_CYCLES=${SCY_STOCK_MODULE_CYCLES:-10}
 # The livepatch guests' yield_stats takes the same stock-kernel path as the
-# debian guests' (the livepatch adds no tracepoint), whose 20 cycles cover
-# it: SCY_LIVEPATCH_MODULE_CYCLES, 5 here, and SCY_MODULE_CYCLES in
-# `make check-full`.
+# debian guests' (the livepatch adds no tracepoint), whose cycles cover
+# it: SCY_LIVEPATCH_MODULE_CYCLES, 5 here, 100 in `make check-full`.
 SCY_LIVEPATCH_MODULE_CYCLES=${SCY_LIVEPATCH_MODULE_CYCLES:-5}
 # The Slurm plugin is user space and the same on every kernel: make check
 # runs its check (tests/guest-spank.sh, about 2-3 minutes of a guest) in
