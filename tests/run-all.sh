@@ -33,6 +33,10 @@ cd "$(dirname "$0")/.."
 . vm/lib.sh
 
 export SCY_SHARE_DURATION=${SCY_SHARE_DURATION:-2}
+# The latency kselftest's windows in the -icount guests: 1 s here (each
+# holds hundreds of yields beside a hog, a yield a tick), 2 s in `make
+# check-full` and in tests/starve.sh alone.
+export SCY_LATENCY_SECONDS=${SCY_LATENCY_SECONDS:-1}
 # The guest suite loads and unloads yield_stats SCY_MODULE_CYCLES times
 # while stress-ng --yield keeps both vCPUs busy: 5 here, 100 in
 # `make check-full` (each probe registration patches static keys with
