@@ -42,7 +42,8 @@ esac
 icount=${ICOUNT:-}
 [[ -z $icount || $icount =~ ^[0-9]$ ]] || die "ICOUNT must be a shift of 0..9 (got '$icount')"
 # Without -icount: -S, the guest's stalls out of the samples, and -U, only
-# what a stall cannot move judged (the loop-counter shares), as make check
+# what a stall shorter than a window cannot move judged (the loop-counter
+# shares), as make check
 # judges its plain guests; under -icount, whose guest time does not run on
 # while the host stalls, every sub-check
 stalls="-S -U"

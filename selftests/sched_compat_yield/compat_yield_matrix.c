@@ -163,8 +163,11 @@
  * -icount, KVM) a stall moves the time away, G1 (a stall is charged to
  * the task that ran through it, which leaves the others more lag than a
  * turn) and the CPU shares: they are reported and SKIP; the loop-counter
- * share, which a stall does not move, is judged.  With -S the time away
- * is judged net of the stalls, and G1, the CPU shares and G4 SKIP alike.
+ * share, which a stall shorter than the window leaves far below its
+ * limit, is judged (a SKIP after a stall as long as the window: charged
+ * to a rival, it leaves the yielder lag that it runs off in yields that
+ * return at once).  With -S the time away is judged net of the stalls,
+ * and G1, the CPU shares and G4 SKIP alike, the loop share as with -U.
  * The bound needs the scheduler's slices from /sys/kernel/debug/sched;
  * without them time is not judged either, and says so.
  *
@@ -1899,6 +1902,8 @@ static void to_ct(const struct win *w, struct ct_win *cw)
 	cw->at_once = w->at_once;
 	cw->loop_share = w->loop_share;
 	cw->cpu_share = w->cpu_share;
+	cw->stall = w->stall;
+	cw->len = (__u64)(opt_duration * NSEC_PER_SEC);
 }
 
 static const char * const sub_names[CT_NR_SUB] = {

@@ -861,6 +861,20 @@ void ct_judge(const struct ct_sched *sp, const struct ct_cell *c,
 		snprintf(m, len,
 			 "shares: no yield at knob 1, cpu %.2f%% (k0 %.2f%%): not judged, %s",
 			 100 * k1->cpu_share, 100 * k0->cpu_share, untimed);
+	} else if ((untimed || sp->stalls) && k1->len && k1->stall >= k1->len) {
+		/*
+		 * A stall as long as the window, charged to a rival, leaves
+		 * the yielder more lag than the window lasts: the yielder
+		 * runs it off in yields that return at once, whose loops
+		 * count as a rival's do (0.82% after a stall of 3.3 s in a
+		 * 0.6-s window, a busy host). A shorter stall leaves the
+		 * loop share far below its limit.
+		 */
+		j->st[CT_SHARES] = CT_SKIP;
+		snprintf(m, len,
+			 "shares: yielder loops %.3f%%, cpu %.2f%% (k0 %.2f%%): not judged, a stall of %.1f ms, longer than the %.1f-ms window, charged to a rival leaves the yielder lag it runs off in yields that return at once",
+			 100 * k1->loop_share, 100 * k1->cpu_share,
+			 100 * k0->cpu_share, ms(k1->stall), ms(k1->len));
 	} else {
 		bool okloop = k1->nyields && k1->loop_share <= CT_LOOP_SHARE_MAX;
 		bool okcpu = k1->cpu_share <= k0->cpu_share + CT_CPU_NOISE;

@@ -197,6 +197,8 @@ struct ct_win {
 	__u64 p50, p99, max;		/* time away per yield, ns */
 	__u64 at_once;			/* yields during which no rival ran */
 	double loop_share, cpu_share;
+	/* -S, -U: the window's longest stall of the guest, and its length */
+	__u64 stall, len;
 };
 
 /* The bound of a cell, and the figures it is made of */

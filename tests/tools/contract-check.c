@@ -18,6 +18,10 @@
  *     SKIPs, the shares judge the loop share alone (a stall is charged to
  *     the task that ran through it), and the time line still fails on a
  *     knob-1 window 50 ms longer;
+ *   - with -S or -U, a window whose longest stall is as long as the
+ *     window: its loop share is a SKIP (a stall charged to a rival leaves
+ *     the yielder lag that it runs off in yields that return at once); a
+ *     stall a millisecond shorter leaves it judged, and failing over 0.5%;
  *   - a yielder outside the groups at 1 beside one (-R, G5): a window as
  *     knob 0's passes; every yield 50 ms longer fails the time line, none
  *     returning at once fails the G5 line of yields that return at once,
@@ -45,7 +49,7 @@
 
 enum prop {
 	P_BOUND, P_STAYS, P_PASS, P_P50, P_P99, P_MAX, P_G1, P_LOOP, P_UNTIMED,
-	P_STALLS, P_G5, P_REWEIGHT, P_NOYIELD, NR_PROP
+	P_STALLS, P_G5, P_REWEIGHT, P_NOYIELD, P_STALL_WIN, NR_PROP
 };
 
 static const char * const prop_text[NR_PROP] = {
@@ -62,6 +66,7 @@ static const char * const prop_text[NR_PROP] = {
 	"-R (G5): a window as knob 0's passes; every yield 50 ms longer, none returning at once, or a hundredth of the loop share fails its line; the limits stay put",
 	"the kernel's own reweight_entity() (the livepatch on 6.12): the p99 and max limits of a cell whose flipped rival is a task at the yielder's level grow by that rival's light request (slice * 1024 / w, to the tick), and no other limit moves",
 	"a knob-1 window without a yield, time judged: the time line fails, and so do the shares where they are judged",
+	"a loop share over 0.5% in a window with a stall as long as the window: a SKIP with -S or -U; it fails with a stall a millisecond shorter, and where time is judged",
 };
 
 static int held[NR_PROP], failed[NR_PROP];
@@ -240,6 +245,27 @@ static void check_cell(const struct ct_sched *sp, const char *kname,
 	grown.loop_share = 0.006;
 	ct_judge(&sps, c, &k0, &grown, &nosib, NULL, &j2);
 	note(P_STALLS, ct_heavy_rival(c, &why) ?
+	     j2.st[CT_SHARES] == CT_FAIL : j2.st[CT_SHARES] == CT_SKIP, what);
+	/*
+	 * A stall as long as the window (-S, -U): the loop share is a SKIP;
+	 * one a little shorter leaves it judged, and where time is judged
+	 * the stall is not read at all.
+	 */
+	grown.len = 600 * MS;
+	grown.stall = grown.len;
+	ct_judge(&sps, c, &k0, &grown, &nosib, NULL, &j2);
+	note(P_STALL_WIN, j2.st[CT_SHARES] == CT_SKIP, what);
+	ct_judge(sp, c, &k0, &grown, &nosib, "-U", &j2);
+	note(P_STALL_WIN, j2.st[CT_SHARES] == CT_SKIP, what);
+	ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
+	note(P_STALL_WIN, ct_heavy_rival(c, &why) ?
+	     j2.st[CT_SHARES] == CT_FAIL : j2.st[CT_SHARES] == CT_SKIP, what);
+	grown.stall = grown.len - MS;
+	ct_judge(&sps, c, &k0, &grown, &nosib, NULL, &j2);
+	note(P_STALL_WIN, ct_heavy_rival(c, &why) ?
+	     j2.st[CT_SHARES] == CT_FAIL : j2.st[CT_SHARES] == CT_SKIP, what);
+	ct_judge(sp, c, &k0, &grown, &nosib, "-U", &j2);
+	note(P_STALL_WIN, ct_heavy_rival(c, &why) ?
 	     j2.st[CT_SHARES] == CT_FAIL : j2.st[CT_SHARES] == CT_SKIP, what);
 
 	/* -R, G5: knob 0's window with most yields returning at once */
