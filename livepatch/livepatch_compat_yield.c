@@ -324,6 +324,13 @@ static struct cftype lp_cpu_files[] = {
 #endif
 
 /*
+ * LP_TEST_NO_FOLLOW, a test build: a write of the switch during a
+ * roll-back stays with this build (no lp_below_follow()), so that the
+ * tasks back on the build below keep its earlier value until post_unpatch:
+ * what the roll-back write check must see.
+ */
+
+/*
  * LP_TEST_HOLD_WRITE, a test build: a write to the knob, once past the
  * check that the patch is in effect, holds in the handler until the
  * knob's file is being removed (kernfs has begun to drain it), at most
@@ -438,10 +445,15 @@ static struct lp_switch *lp_peer;
 static bool lp_groups_files;
 /*
  * While this build is disabled: the build below that takes the files
- * over, and its state's version.
+ * over, and its state's version. Set under lp_below_mutex.
  */
 static struct lp_switch *lp_below;
 static unsigned int lp_below_version;
+/*
+ * Serialises a write of this build's switch with the roll-back's hand-down
+ * of the value (pre_unpatch): see lp_below_follow().
+ */
+static DEFINE_MUTEX(lp_below_mutex);
 /* /sys/kernel/sched_compat_yield existed when this module was loaded. */
 static bool lp_knob_existed;
 /*
@@ -475,8 +487,27 @@ static int lp_not_in_effect(void)
 }
 
 /*
+ * A write of this build's switch while it is disabled, before its
+ * post_unpatch: the tasks that went back to the build below already read
+ * that build's switch, so the value goes there too. The value handed is
+ * the switch's as read under lp_below_mutex, after the write, as
+ * pre_unpatch hands it: whichever comes last, the build below ends with
+ * this build's latest value.
+ */
+static void lp_below_follow(void)
+{
+#ifndef LP_TEST_NO_FOLLOW
+	mutex_lock(&lp_below_mutex);
+	if (lp_below)
+		lp_below->set(sched_compat_yield_get());
+	mutex_unlock(&lp_below_mutex);
+#endif
+}
+
+/*
  * The series' handlers of /sys/kernel/sched_compat_yield and of the
- * sysctl, behind the check above (lp_init points the files at these).
+ * sysctl, behind the check above (lp_init points the files at these); a
+ * write also reaches the build below during a roll-back.
  */
 static ssize_t lp_knob_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
@@ -489,21 +520,31 @@ static ssize_t lp_knob_show(struct kobject *kobj, struct kobj_attribute *attr,
 static ssize_t lp_knob_store(struct kobject *kobj, struct kobj_attribute *attr,
 			     const char *buf, size_t count)
 {
+	ssize_t ret;
+
 	if (!lp_in_effect())
 		return lp_not_in_effect();
 #ifdef LP_TEST_HOLD_WRITE
 	lp_test_hold_write(kobj, attr);
 #endif
-	return sched_compat_yield_store(kobj, attr, buf, count);
+	ret = sched_compat_yield_store(kobj, attr, buf, count);
+	if (ret >= 0)
+		lp_below_follow();
+	return ret;
 }
 
 static proc_handler lp_knob_sysctl;
 static int lp_knob_sysctl(LP_CTL_TABLE *table, int write, void *buffer,
 			  size_t *lenp, loff_t *ppos)
 {
+	int ret;
+
 	if (!lp_in_effect())
 		return lp_not_in_effect();
-	return sched_compat_yield_sysctl(table, write, buffer, lenp, ppos);
+	ret = sched_compat_yield_sysctl(table, write, buffer, lenp, ppos);
+	if (write && !ret)
+		lp_below_follow();
+	return ret;
 }
 
 static const char *const lp_func_names[] = {
@@ -865,7 +906,9 @@ static void lp_post_patch(struct klp_object *obj)
 		mutex_lock(&cgroup_mutex);
 		WRITE_ONCE(lp_peer, NULL);
 		mutex_unlock(&cgroup_mutex);
+		mutex_lock(&lp_below_mutex);
 		lp_below = NULL;
+		mutex_unlock(&lp_below_mutex);
 		if (!lp_switch.files)
 			return;
 	}
@@ -881,26 +924,31 @@ static void lp_post_patch(struct klp_object *obj)
  * build has the files, that build gets the switch's value and the groups
  * at 1 now, and the two tables stay in step until the end; this build's
  * cpu.compat_yield goes first, so that nothing changes the groups
- * meanwhile.
+ * meanwhile. A write of the switch's files, still this build's until its
+ * post_unpatch, reaches that build from now on (lp_below_follow()).
  */
 static void lp_pre_unpatch(struct klp_object *obj)
 {
-	lp_below = NULL;
-	if (!lp_switch.files)
-		return;
-	lp_below = lp_owner_below(&lp_below_version);
-	if (!lp_below)
-		return;
-	lp_below->set(sched_compat_yield_get());
-	if (lp_below_version < 2)
+	struct lp_switch *below = NULL;
+	unsigned int version = 0;
+
+	if (lp_switch.files)
+		below = lp_owner_below(&version);
+	mutex_lock(&lp_below_mutex);
+	lp_below = below;
+	lp_below_version = version;
+	if (below)
+		below->set(sched_compat_yield_get());
+	mutex_unlock(&lp_below_mutex);
+	if (!below || version < 2)
 		return;
 	lp_groups_remove();
 	mutex_lock(&cgroup_mutex);
-	if (lp_groups_copy(&lp_switch, lp_below)) {
+	if (lp_groups_copy(&lp_switch, below)) {
 		pr_err("the groups at 1 could not be handed to the build below: none is there\n");
-		lp_below->groups_put(NULL, 0);
+		below->groups_put(NULL, 0);
 	}
-	WRITE_ONCE(lp_peer, lp_below);
+	WRITE_ONCE(lp_peer, below);
 	mutex_unlock(&cgroup_mutex);
 }
 
@@ -931,7 +979,9 @@ static void lp_post_unpatch(struct klp_object *obj)
 			pr_warn("the build below has no cpu.compat_yield: its groups' compat yields end\n");
 		}
 	}
+	mutex_lock(&lp_below_mutex);
 	lp_below = NULL;
+	mutex_unlock(&lp_below_mutex);
 	lp_prev = NULL;
 	mutex_lock(&sched_compat_yield_mutex);
 	lp_groups_replace(NULL, 0);

@@ -20,7 +20,11 @@
 #     transition (the stock yield gives it half) with no window of stock
 #     yields (judged by its shape: a run of yields that return at once), a
 #     write of 0 reaching the yield afterwards; a stack's later build
-#     disabled first hands the knob back; the same check red on a build
+#     disabled first hands the knob back, and a write of 0 while its
+#     roll-back runs reaches the tasks already back on the build below
+#     (judged where the transition stays open, 6.12 under single-threaded
+#     TCG; red on a build that keeps such writes to itself); the same
+#     check red on a build
 #     that leaves a window of stock yields; a livepatch with this one's
 #     state id but not its data makes this one refuse to load; loaded
 #     after this one, a cumulative one with that state id at this one's
@@ -60,7 +64,7 @@
 lp=/sys/kernel/livepatch/livepatch_compat_yield
 lpko=$SCY_RESULTS/livepatch.ko
 cycles=${SCY_LIVEPATCH_CYCLES:-20}
-plan 37
+plan 39
 
 # Taint flags (Documentation/admin-guide/tainted-kernels.rst): O 4096,
 # E 8192, K 32768.
@@ -255,16 +259,68 @@ lp_gone livepatch_compat_yield_next
 rc=$?
 check "the replaced build unloaded (status $rc); knob $(cat $knob), the group's $(gval)" \
 	test $rc = 0 -a "$(cat $knob)" = 1 -a "$(gval)" = 1
+# rollback_write NAME: disable NAME, the later build of a stack; once this
+# shell runs the build below's code (its /proc/PID/patch_state 0), write 0
+# to the knob, whose files NAME owns until its post_unpatch, and take the
+# yield's shape there (session_share: its yield loop runs the build
+# below's code too); then wait for NAME's removal and unload it. rw_rc: 0
+# done, 1 a step failed; rw_open: 1 when the transition was still open
+# as the measurement ended, so that the whole of it ran inside; rw_share,
+# rw_run: what session_share gave. A build's write reaches the build below
+# from its pre_unpatch on (livepatch_compat_yield.c, lp_below_follow()).
+# On 6.12 under single-threaded TCG a transition stays open about a minute
+# after the last task switched (the cond_resched() call sites rewritten
+# back); 6.1's end within a second or two, before the write.
+rollback_write() {
+	local d=/sys/kernel/livepatch/$1
+	rw_rc=1 rw_open= rw_share= rw_run=
+	# this shell back on the build below's code, or the transition over
+	echo 0 >"$d/enabled" &&
+		lp_wait "[[ \$(cat /proc/$$/patch_state 2>/dev/null) == 0 || \$(cat $d/transition 2>/dev/null) != 1 ]]" &&
+		echo 0 >$knob || return
+	read -r rw_share rw_run <<<"$(session_share "$SCY_BIN/tests")"
+	[[ $(cat "$d/transition" 2>/dev/null) == 1 ]] && rw_open=1
+	lp_gone "$1" && rw_rc=0
+}
+# rollback_check EXPECT DESC: the TAP line of rollback_write's measurement:
+# EXPECT "follows", the stock yield's runs (>= AT_ONCE_RUN_MAX) after the
+# write of 0; "stays", shorter ones (the build below kept its 1); a SKIP
+# when the transition ended before the measurement did.
+rollback_check() {
+	local desc="$2 (status $rw_rc; longest run of yields that returned at once ${rw_run:-missing}, cpu share ${rw_share:-missing})"
+	local follows=
+	is_number "$rw_run" && ((rw_run >= AT_ONCE_RUN_MAX)) && follows=y
+	if [[ $rw_rc == 0 && -z $rw_open ]]; then
+		skip "$desc" "the roll-back's transition ended before the measurement did (it stays open only while 6.12 rewrites its cond_resched() call sites under single-threaded TCG)"
+	elif [[ $1 == follows ]]; then
+		check "$desc" test "$rw_rc" = 0 -a "$follows" = y
+	else
+		check "$desc" test "$rw_rc" = 0 -a -z "$follows" -a -n "$(is_number "$rw_run" && echo y)"
+	fi
+}
 # Stacked, then the later build disabled first: it hands the files and
-# the value back to the build below.
+# the value back to the build below, also a value written during its
+# roll-back, which reaches the tasks already back on the build below.
 upgrade "an upgrade stacked on the running build (replace=0)" livepatch_compat_yield_next replace=0
-lp_off livepatch_compat_yield_next
-rc=$?
-sb=$(share session)
+rollback_write livepatch_compat_yield_next
+rc=$rw_rc
+rollback_check follows "a write of 0 while the later build of a stack rolls back reaches the tasks already back on the build below: the stock yield's runs (>= $AT_ONCE_RUN_MAX)"
+kv=$(cat $knob 2>/dev/null)
 knob_reaches
 kr=$?
-check "the later build of a stack disabled and unloaded first: knob $(cat $knob 2>/dev/null) with the build below, the group's $(gval), yielder's cpu share $sb <= 0.10, 0 reaches the yield ($s0w)" \
-	test $rc = 0 -a $kr = 0 -a "$(cat $knob 2>/dev/null)" = 1 -a "$(gval)" = 1 -a -n "$(in_range "$sb" 0 0.10 && echo y)"
+sb=$(share session)
+check "the later build of a stack disabled and unloaded first: knob $kv with the build below (the 0 written during the roll-back), the group's $(gval), 0 reaches the yield ($s0w), at 1 the yielder's cpu share $sb <= 0.10" \
+	test $rc = 0 -a $kr = 0 -a "$kv" = 0 -a "$(cat $knob 2>/dev/null)" = 1 -a "$(gval)" = 1 \
+	-a -n "$(in_range "$sb" 0 0.10 && echo y)"
+# The same on a build that keeps a write during its roll-back to itself
+# (LP_TEST_NO_FOLLOW): the tasks back on the build below keep its 1.
+if insmod "$T/no-follow.ko" replace=0 && lp_on livepatch_compat_yield_next; then
+	rollback_write livepatch_compat_yield_next
+else
+	rw_rc=1 rw_open= rw_share= rw_run=
+fi
+rollback_check stays "a build that keeps a write during its roll-back to itself (no-follow test build): the check above is red, the tasks back on the build below keep its 1 (runs < $AT_ONCE_RUN_MAX)"
+echo 1 >$knob
 # Three builds stacked (replace=0), the middle one disabled first, then
 # the last: the first, still enabled, owns the files again, with the
 # values the last one had, and its yields follow them.
