@@ -19,8 +19,9 @@
 #                      ID, a missing symbol), the
 #                      same build under another name (an upgrade), that
 #                      one with a window of stock yields in its upgrade
-#                      (the faults stage's), one that keeps a write made
-#                      during its roll-back to itself (no-follow), and
+#                      (the faults stage's), one whose roll-back holds
+#                      until a knob write came (hold-rollback), the same
+#                      keeping that write to itself (no-follow), and
 #                      another vendor's livepatches (lp_test_other.c: a
 #                      cumulative one, one beside this one, one of
 #                      yield_to_task_fair(), one with this one's state id,
@@ -238,9 +239,12 @@ if [[ ${SCY_LIVEPATCH_TESTS:-0} == 1 ]]; then
 		LP_CFLAGS="-DLP_TEST_REPLACE -DLP_TEST_STATE -DLP_TEST_STATE_VERSION=2"
 	build hold-write "$out/test/hold" LP_NAME=livepatch_compat_yield_hold \
 		LP_CFLAGS=-DLP_TEST_HOLD_WRITE
+	build hold-rollback "$out/test/holdrb" LP_NAME=livepatch_compat_yield_next \
+		LP_CFLAGS=-DLP_TEST_HOLD_ROLLBACK
 	build no-follow "$out/test/nofollow" LP_NAME=livepatch_compat_yield_next \
-		LP_CFLAGS=-DLP_TEST_NO_FOLLOW
+		LP_CFLAGS="-DLP_TEST_HOLD_ROLLBACK -DLP_TEST_NO_FOLLOW"
 	cp "$out/test/window/livepatch_compat_yield_next.ko" "$out/test/stock-window.ko"
+	cp "$out/test/holdrb/livepatch_compat_yield_next.ko" "$out/test/hold-rollback.ko"
 	cp "$out/test/nofollow/livepatch_compat_yield_next.ko" "$out/test/no-follow.ko"
 	cp "$out/test/other/livepatch_compat_yield_other.ko" "$out/test/other-kernel.ko"
 	cp "$out/test/otherid/livepatch_compat_yield_otherid.ko" "$out/test/other-build-id.ko"

@@ -328,7 +328,31 @@ static struct cftype lp_cpu_files[] = {
  * roll-back stays with this build (no lp_below_follow()), so that the
  * tasks back on the build below keep its earlier value until post_unpatch:
  * what the roll-back write check must see.
+ *
+ * LP_TEST_HOLD_ROLLBACK, a test build: its roll-back's post_unpatch, where
+ * every task runs the build below's code and this build still owns the
+ * files, holds after a line in the log until a write of the knob came,
+ * and LP_TEST_HOLD_ROLLBACK_MS more for the caller to measure in, at most
+ * LP_TEST_HOLD_ROLLBACK_MAX_MS in all: the window in which such a write
+ * must reach the build below, held open on purpose.
  */
+#ifdef LP_TEST_HOLD_ROLLBACK
+#include <linux/delay.h>
+#define LP_TEST_HOLD_ROLLBACK_MS	5000
+#define LP_TEST_HOLD_ROLLBACK_MAX_MS	60000
+static atomic_t lp_test_rollback_writes = ATOMIC_INIT(0);
+
+static void lp_test_hold_rollback(void)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(LP_TEST_HOLD_ROLLBACK_MAX_MS);
+
+	pr_info("test build: the roll-back holds before its files go\n");
+	while (!atomic_read(&lp_test_rollback_writes) && time_before(jiffies, end))
+		msleep(20);
+	msleep(LP_TEST_HOLD_ROLLBACK_MS);
+	pr_info("test build: the roll-back goes on\n");
+}
+#endif
 
 /*
  * LP_TEST_HOLD_WRITE, a test build: a write to the knob, once past the
@@ -530,6 +554,9 @@ static ssize_t lp_knob_store(struct kobject *kobj, struct kobj_attribute *attr,
 	ret = sched_compat_yield_store(kobj, attr, buf, count);
 	if (ret >= 0)
 		lp_below_follow();
+#ifdef LP_TEST_HOLD_ROLLBACK
+	atomic_inc(&lp_test_rollback_writes);
+#endif
 	return ret;
 }
 
@@ -934,6 +961,9 @@ static void lp_pre_unpatch(struct klp_object *obj)
 
 	if (lp_switch.files)
 		below = lp_owner_below(&version);
+#ifdef LP_TEST_HOLD_ROLLBACK
+	atomic_set(&lp_test_rollback_writes, 0);
+#endif
 	mutex_lock(&lp_below_mutex);
 	lp_below = below;
 	lp_below_version = version;
@@ -963,6 +993,10 @@ static void lp_post_unpatch(struct klp_object *obj)
 	bool with_sysctl = lp_switch.sysctl;
 	struct lp_switch *below = lp_below;
 
+#ifdef LP_TEST_HOLD_ROLLBACK
+	if (below)
+		lp_test_hold_rollback();
+#endif
 	lp_files_remove(&lp_switch);
 	lp_groups_remove();
 	mutex_lock(&cgroup_mutex);

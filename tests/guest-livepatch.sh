@@ -22,9 +22,8 @@
 #     write of 0 reaching the yield afterwards; a stack's later build
 #     disabled first hands the knob back, and a write of 0 while its
 #     roll-back runs reaches the tasks already back on the build below
-#     (judged where the transition stays open, 6.12 under single-threaded
-#     TCG; red on a build that keeps such writes to itself); the same
-#     check red on a build
+#     (a test build holds the roll-back open; red on one that keeps such
+#     writes to itself); the same check red on a build
 #     that leaves a window of stock yields; a livepatch with this one's
 #     state id but not its data makes this one refuse to load; loaded
 #     after this one, a cumulative one with that state id at this one's
@@ -259,28 +258,31 @@ lp_gone livepatch_compat_yield_next
 rc=$?
 check "the replaced build unloaded (status $rc); knob $(cat $knob), the group's $(gval)" \
 	test $rc = 0 -a "$(cat $knob)" = 1 -a "$(gval)" = 1
-# rollback_write NAME: disable NAME, the later build of a stack; once this
-# shell runs the build below's code (its /proc/PID/patch_state 0), write 0
-# to the knob, whose files NAME owns until its post_unpatch, and take the
-# yield's shape there (session_share: its yield loop runs the build
-# below's code too); then wait for NAME's removal and unload it. rw_rc: 0
-# done, 1 a step failed; rw_open: 1 when the transition was still open
-# as the measurement ended, so that the whole of it ran inside; rw_share,
-# rw_run: what session_share gave. A build's write reaches the build below
-# from its pre_unpatch on (livepatch_compat_yield.c, lp_below_follow()).
-# On 6.12 under single-threaded TCG a transition stays open about a minute
-# after the last task switched (the cond_resched() call sites rewritten
-# back); 6.1's end within a second or two, before the write.
+# rollback_write NAME: disable NAME, the later build of a stack and a
+# test build whose roll-back holds (hold-rollback, no-follow: see
+# livepatch_compat_yield.c, LP_TEST_HOLD_ROLLBACK): in its post_unpatch
+# every task runs the build below's code while NAME still owns the
+# knob's files, until a write of the knob came and 5 s more. Then write 0
+# there and take the yield's shape (session_share: its yield loop runs the
+# build below's code); then wait for NAME's removal and unload it. A
+# build's write reaches the build below from its pre_unpatch on
+# (lp_below_follow()). rw_rc: 0 done, 1 a step failed; rw_open: 1 when
+# the transition was still open as the measurement ended, so that the
+# whole of it ran in the window; rw_share, rw_run: what session_share
+# gave.
 rollback_write() {
-	local d=/sys/kernel/livepatch/$1
+	local d=/sys/kernel/livepatch/$1 before dp
 	rw_rc=1 rw_open= rw_share= rw_run=
-	# this shell back on the build below's code, or the transition over
-	echo 0 >"$d/enabled" &&
-		lp_wait "[[ \$(cat /proc/$$/patch_state 2>/dev/null) == 0 || \$(cat $d/transition 2>/dev/null) != 1 ]]" &&
-		echo 0 >$knob || return
-	read -r rw_share rw_run <<<"$(session_share "$SCY_BIN/tests")"
-	[[ $(cat "$d/transition" 2>/dev/null) == 1 ]] && rw_open=1
-	lp_gone "$1" && rw_rc=0
+	before=$(dmesg | wc -l)
+	# the write of enabled returns when the transition has ended
+	echo 0 >"$d/enabled" &
+	dp=$!
+	if lp_wait "dmesg | tail -n +$((before + 1)) | grep -q 'test build: the roll-back holds'" &&
+		echo 0 >$knob; then
+		read -r rw_share rw_run <<<"$(session_share "$SCY_BIN/tests")"
+		[[ $(cat "$d/transition" 2>/dev/null) == 1 ]] && rw_open=1
+	fi
+	wait $dp && lp_gone "$1" && rw_rc=0
 }
 # rollback_check EXPECT DESC: the TAP line of rollback_write's measurement:
 # EXPECT "follows", the stock yield's runs (>= AT_ONCE_RUN_MAX) after the
@@ -291,7 +293,7 @@ rollback_check() {
 	local follows=
 	is_number "$rw_run" && ((rw_run >= AT_ONCE_RUN_MAX)) && follows=y
 	if [[ $rw_rc == 0 && -z $rw_open ]]; then
-		skip "$desc" "the roll-back's transition ended before the measurement did (it stays open only while 6.12 rewrites its cond_resched() call sites under single-threaded TCG)"
+		skip "$desc" "the roll-back's transition ended before the measurement did: the test build holds it 5 s after the write"
 	elif [[ $1 == follows ]]; then
 		check "$desc" test "$rw_rc" = 0 -a "$follows" = y
 	else
@@ -301,7 +303,8 @@ rollback_check() {
 # Stacked, then the later build disabled first: it hands the files and
 # the value back to the build below, also a value written during its
 # roll-back, which reaches the tasks already back on the build below.
-upgrade "an upgrade stacked on the running build (replace=0)" livepatch_compat_yield_next replace=0
+LP_UPGRADE_KO=$T/hold-rollback.ko upgrade "an upgrade stacked on the running build (replace=0)" \
+	livepatch_compat_yield_next replace=0
 rollback_write livepatch_compat_yield_next
 rc=$rw_rc
 rollback_check follows "a write of 0 while the later build of a stack rolls back reaches the tasks already back on the build below: the stock yield's runs (>= $AT_ONCE_RUN_MAX)"
