@@ -331,14 +331,13 @@ static struct cftype lp_cpu_files[] = {
  *
  * LP_TEST_HOLD_ROLLBACK, a test build: its roll-back's post_unpatch, where
  * every task runs the build below's code and this build still owns the
- * files, holds after a line in the log until a write of the knob came,
- * and LP_TEST_HOLD_ROLLBACK_MS more for the caller to measure in, at most
- * LP_TEST_HOLD_ROLLBACK_MAX_MS in all: the window in which such a write
- * must reach the build below, held open on purpose.
+ * files, holds after a line in the log until the knob was written twice
+ * (the write under test, then the caller's own once it has measured), at
+ * most LP_TEST_HOLD_ROLLBACK_MAX_MS: the window in which such a write must
+ * reach the build below, held open on purpose.
  */
 #ifdef LP_TEST_HOLD_ROLLBACK
 #include <linux/delay.h>
-#define LP_TEST_HOLD_ROLLBACK_MS	5000
 #define LP_TEST_HOLD_ROLLBACK_MAX_MS	60000
 static atomic_t lp_test_rollback_writes = ATOMIC_INIT(0);
 
@@ -347,9 +346,8 @@ static void lp_test_hold_rollback(void)
 	unsigned long end = jiffies + msecs_to_jiffies(LP_TEST_HOLD_ROLLBACK_MAX_MS);
 
 	pr_info("test build: the roll-back holds before its files go\n");
-	while (!atomic_read(&lp_test_rollback_writes) && time_before(jiffies, end))
+	while (atomic_read(&lp_test_rollback_writes) < 2 && time_before(jiffies, end))
 		msleep(20);
-	msleep(LP_TEST_HOLD_ROLLBACK_MS);
 	pr_info("test build: the roll-back goes on\n");
 }
 #endif

@@ -262,9 +262,10 @@ check "the replaced build unloaded (status $rc); knob $(cat $knob), the group's 
 # test build whose roll-back holds (hold-rollback, no-follow: see
 # livepatch_compat_yield.c, LP_TEST_HOLD_ROLLBACK): in its post_unpatch
 # every task runs the build below's code while NAME still owns the
-# knob's files, until a write of the knob came and 5 s more. Then write 0
-# there and take the yield's shape (session_share: its yield loop runs the
-# build below's code); then wait for NAME's removal and unload it. A
+# knob's files, until the knob was written twice. Write 0 there, take the
+# yield's shape (session_share: its yield loop runs the build below's
+# code), write 0 again to let the roll-back go on; then wait for NAME's
+# removal and unload it. A
 # build's write reaches the build below from its pre_unpatch on
 # (lp_below_follow()). rw_rc: 0 done, 1 a step failed; rw_open: 1 when
 # the transition was still open as the measurement ended, so that the
@@ -281,6 +282,7 @@ rollback_write() {
 		echo 0 >$knob; then
 		read -r rw_share rw_run <<<"$(session_share "$SCY_BIN/tests")"
 		[[ $(cat "$d/transition" 2>/dev/null) == 1 ]] && rw_open=1
+		echo 0 >$knob
 	fi
 	wait $dp && lp_gone "$1" && rw_rc=0
 }
@@ -293,7 +295,7 @@ rollback_check() {
 	local follows=
 	is_number "$rw_run" && ((rw_run >= AT_ONCE_RUN_MAX)) && follows=y
 	if [[ $rw_rc == 0 && -z $rw_open ]]; then
-		skip "$desc" "the roll-back's transition ended before the measurement did: the test build holds it 5 s after the write"
+		skip "$desc" "the roll-back's transition ended before the measurement did: the test build holds it for at most 60 s"
 	elif [[ $1 == follows ]]; then
 		check "$desc" test "$rw_rc" = 0 -a "$follows" = y
 	else
