@@ -265,12 +265,11 @@ check "the replaced build unloaded (status $rc); knob $(cat $knob), the group's 
 # knob's files, until the knob was written twice. Write 0 there, take the
 # yield's shape (session_share: its yield loop runs the build below's
 # code), write 0 again to let the roll-back go on; then wait for NAME's
-# removal and unload it. A
-# build's write reaches the build below from its pre_unpatch on
-# (lp_below_follow()). rw_rc: 0 done, 1 a step failed; rw_open: 1 when
-# the transition was still open as the measurement ended, so that the
-# whole of it ran in the window; rw_share, rw_run: what session_share
-# gave.
+# removal and unload it. A build's write reaches the build below from its
+# pre_unpatch on (lp_below_follow()). rw_rc: 0 done, 1 a step failed;
+# rw_open: 1 when the transition was still open as the measurement
+# ended, so that the whole of it ran in the window; rw_share, rw_run: what
+# session_share gave.
 rollback_write() {
 	local d=/sys/kernel/livepatch/$1 before dp
 	rw_rc=1 rw_open= rw_share= rw_run=
