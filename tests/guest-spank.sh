@@ -67,6 +67,38 @@ spank_run() {
 }
 # spank_value NAME [OPTION...]: that value, in the job NAME (srun)
 spank_value() { spank_run 120 "$@" bash "$slurm_dir/read.sh" 2>&1; }
+# spank_batch SBATCH-OPTION...: sbatch a job and wait until it ends; status
+# 0 when it completed, else 1 with its state and exit code on stdout.
+# Polled every 0.2 s: sbatch --wait looks 2 s after the submission, then
+# 8 s and 32 s later, which made each batch job here a wait of 10-42 s.
+spank_batch() {
+	local jid st t=$((SECONDS + 120))
+	jid=$(timeout 60 sbatch --parsable "$@" 2>&1) || { echo "sbatch: $jid"; return 1; }
+	jid=${jid%%;*}
+	while ((SECONDS < t)); do
+		st=$(timeout 10 scontrol -o show job "$jid" 2>/dev/null)
+		case $(sed -n 's/.* JobState=\([A-Z_]*\) .*/\1/p' <<<"$st") in
+		COMPLETED) return 0 ;;
+		"" | PENDING | CONFIGURING | RUNNING | COMPLETING) sleep 0.2 ;;
+		*)
+			echo "job $jid: $(grep -oE '(JobState|ExitCode|Reason)=[^ ]*' <<<"$st" | paste -sd ' ')"
+			return 1
+			;;
+		esac
+	done
+	echo "job $jid: not ended in 120 s"
+	return 1
+}
+# spank_settle: wait (up to 60 s) until no job is left, those being
+# cancelled (state CG) included: a job started right after a scancel
+# waited 16-30 s for its node, where one started on an empty node runs
+# within seconds
+spank_settle() {
+	local t=$((SECONDS + 60))
+	while [[ -n $(timeout 10 squeue -h -o %i 2>&1) ]] && ((SECONDS < t)); do
+		sleep 0.2
+	done
+}
 # spank_cpu NAME [OPTION...]: the part of the last CPU a yield loop alone
 # in the job NAME gets in 2 s while a getppid() loop of another job runs
 # there, and how many yields it made: "SHARE YIELDS", or "x (why)" when it
@@ -75,6 +107,7 @@ spank_cpu() {
 	local name=$1 marker=$slurm_dir/hog-$1 hpid out t overlap y w c
 	shift
 	rm -f "$marker"
+	spank_settle
 	# it runs until cancelled once the yield loop's job is done
 	spank_run 300 "hog-$name" bash -c 'touch "$1"; exec "$2/yield-share" -m getppid -n 0 -d 200 -f kv' - \
 		"$marker" "$SCY_BIN" >/dev/null 2>&1 &
@@ -113,26 +146,26 @@ else
 	check "srun --compat-yield=2 is refused with a message (exit status $rc: $(head -n 1 <<<"$v"))" \
 		bash -c '[[ $1 != 0 && $2 == *"takes 0 or 1"* ]]' - "$rc" "$v"
 	rm -f "$slurm_dir/batch.out"
-	v=$(timeout 120 sbatch --wait --quiet --job-name=cy-batch --compat-yield \
-		--output="$slurm_dir/batch.out" --wrap="$spank_read" 2>&1)
+	v=$(spank_batch --job-name=cy-batch --compat-yield \
+		--output="$slurm_dir/batch.out" --wrap="$spank_read")
 	rc=$?
 	b=$(cat "$slurm_dir/batch.out" 2>/dev/null)
-	check "sbatch --compat-yield: the batch step reads 1 (exit status $rc, $b${v:+; $v})" \
+	check "sbatch --compat-yield: the batch step reads 1 (status $rc, $b${v:+; $v})" \
 		test "$rc" = 0 -a "$b" = 1
 	rm -f "$slurm_dir/batch.out"
-	v=$(timeout 120 sbatch --wait --quiet --job-name=cy-steps --compat-yield \
+	v=$(spank_batch --job-name=cy-steps --compat-yield \
 		--output="$slurm_dir/batch.out" \
-		--wrap="srun --quiet bash $slurm_dir/read.sh; bash $slurm_dir/read.sh" 2>&1)
+		--wrap="srun --quiet bash $slurm_dir/read.sh; bash $slurm_dir/read.sh")
 	rc=$?
 	b=$(paste -sd ' ' "$slurm_dir/batch.out" 2>/dev/null)
-	check "... a step it starts with srun reads 1, and so does the batch step after it (exit status $rc, $b${v:+; $v})" \
+	check "... a step it starts with srun reads 1, and so does the batch step after it (status $rc, $b${v:+; $v})" \
 		test "$rc" = 0 -a "$b" = "1 1"
 	rm -f "$slurm_dir/batch.out"
-	v=$(timeout 120 sbatch --wait --quiet --job-name=cy-noexport --export=NONE --compat-yield \
-		--output="$slurm_dir/batch.out" --wrap="bash $slurm_dir/read.sh" 2>&1)
+	v=$(spank_batch --job-name=cy-noexport --export=NONE --compat-yield \
+		--output="$slurm_dir/batch.out" --wrap="bash $slurm_dir/read.sh")
 	rc=$?
 	b=$(cat "$slurm_dir/batch.out" 2>/dev/null)
-	check "sbatch --export=NONE --compat-yield: the batch step reads 1 (exit status $rc, $b${v:+; $v})" \
+	check "sbatch --export=NONE --compat-yield: the batch step reads 1 (status $rc, $b${v:+; $v})" \
 		test "$rc" = 0 -a "$b" = 1
 	# a job that has it, running until cancelled, and a step without the
 	# option beside it
