@@ -24,12 +24,13 @@
 # Uses check/ok/not_ok/skip of tests/tap.sh and $knob, $SCY_BIN,
 # $SCY_MODULE, $SCY_RESULTS of the suite.
 
-# trace_report KNOB OUT: record the recipe's run at KNOB, report into OUT
+# trace_report KNOB OUT [SECONDS]: record the recipe's run at KNOB (for
+# SECONDS, 2 as on the page), report into OUT
 trace_report() {
 	local dat=/tmp/yield-$1.dat
 	echo "$1" >$knob
 	trace-cmd record -e sched:sched_yield_fair -e sched:sched_switch \
-		-o "$dat" "$SCY_BIN/yield-share" -d 2 -n 1 -p session -k keep \
+		-o "$dat" "$SCY_BIN/yield-share" -d "${3:-2}" -n 1 -p session -k keep \
 		>"$2.record" 2>&1 &&
 		trace-cmd report -i "$dat" >"$2" 2>"$2.err"
 	local rc=$?
@@ -117,7 +118,10 @@ else
 	check "tracing.md, knob 1: vruntime_after >= vruntime_before in every event ($fwd of $y1)" \
 		test "${fwd:-0}" = "${y1:-x}"
 	skip "tracing.md, knob 1: >= 90% of the yields followed by a switch away from the yielder ($eff of $y1)" "$stalled"
-	check "tracing.md recipe at knob 0: trace-cmd record and report succeed" trace_report 0 "$R0"
+	# knob 0: the stock yield returns at once, 181306 events in 2 s in
+	# a guest of 6.12, slow to record and report under TCG; a fifth of
+	# a second holds thousands, all the check needs
+	check "tracing.md recipe at knob 0: trace-cmd record and report succeed" trace_report 0 "$R0" 0.2
 	c0=$(grep -c 'sched_yield_fair:.*compat=0 level=-1 ' "$R0")
 	c1=$(grep -c 'sched_yield_fair:.*compat=1' "$R0")
 	echo "# knob 0: $c0 events compat=0 level=-1, $c1 compat=1"
