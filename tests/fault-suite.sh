@@ -50,18 +50,22 @@ red() {
 	[[ $bad == "$3" && $good == 0 ]]
 }
 
-# matrix_red FAULT WHAT CELLS ARGS...: run compat_yield_matrix ARGS
-# (0.6-s windows) on the cells CELLS (a -c regular expression); one check:
-# every cell's WHAT line is red
+# matrix_red FAULT WHATS CELLS ARGS...: run compat_yield_matrix ARGS
+# (0.6-s windows) once on the cells CELLS (a -c regular expression); a
+# check per sub-check WHAT of WHATS (separated by ";"): every cell's WHAT
+# line is red
 matrix_red() {
-	local f=$1 what=$2 cells=$3 out ncells
+	local f=$1 cells=$3 out ncells what whats
+	IFS=';' read -ra whats <<<"$2"
 	shift 3
-	out=$work/matrix-${what%% *}-$RANDOM.tap
+	out=$work/matrix-$RANDOM.tap
 	"$ST/compat_yield_matrix" -d 0.6 -c "$cells" "$@" >"$out" 2>&1
 	ncells=$("$ST/compat_yield_matrix" -l -c "$cells" "$@" | grep -c .)
-	show "$out" "^(not )?ok [0-9]+ cell .*: $what"
-	check "scy_fault=$f: compat_yield_matrix's $what lines are red in all $ncells cells of '$cells'" \
-		red "$out" "$what" "$ncells"
+	for what in "${whats[@]}"; do
+		show "$out" "^(not )?ok [0-9]+ cell .*: $what"
+		check "scy_fault=$f: compat_yield_matrix's $what lines are red in all $ncells cells of '$cells'" \
+			red "$out" "$what" "$ncells"
+	done
 }
 
 # matrix_red_any FAULT WHAT CELLS ARGS...: as matrix_red, but one check
@@ -136,8 +140,7 @@ if [[ $mode == rule ]]; then
 		matrix_red "$f" "time away" 'same rivals=nice-10,nice-10[^ ]* event=none$' -F
 		;;
 	nomove)
-		matrix_red "$f" "G1" "$cells"
-		matrix_red "$f" "shares" "$cells"
+		matrix_red "$f" "G1;shares" "$cells"
 		"$ST/compat_yield_share" -d "$d" >"$work/share.tap" 2>&1
 		show "$work/share.tap" '^(not )?ok .*knob=1'
 		check "scy_fault=$f: no knob-1 test of compat_yield_share passes, and some fail" \
@@ -159,8 +162,7 @@ if [[ $mode == rule ]]; then
 			grep -qE "^not ok [0-9]+ yield_outside\.stock_beside_optin" "$work/latency.tap"
 		# the matrix's yielder outside beside its rivals' group at 1
 		# (-R, G5), in a cgroup and in a Slurm-deep tree
-		matrix_red "$f" "G5, yields that returned" '^(25|42) ' -R
-		matrix_red "$f" "G5 shares" '^(25|42) ' -R
+		matrix_red "$f" "G5, yields that returned;G5 shares" '^(25|42) ' -R
 		;;
 	esac
 	rm -rf "$work"
