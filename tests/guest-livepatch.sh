@@ -32,10 +32,12 @@
 #     takes the files over, and while a stacked build is disabled and
 #     hands them back: the removal waits for the write, and the next
 #     owner has its value;
-#   - SCY_LIVEPATCH_CYCLES (20) cycles of load (the initial knob value by
-#     the module parameter, 0 or 1), knob 1, disable, unload while
-#     stress-ng yields on both CPUs and a writer flips the knob: each load
-#     and unload works, each disable removes the knob's files. A
+#   - while stress-ng yields on both CPUs: the running build disabled and
+#     unloaded while a writer flips the knob, then SCY_LIVEPATCH_CYCLES
+#     (20; make check 0) cycles of load (the initial knob value by the
+#     module parameter, 0 or 1), knob 1, disable, unload with that
+#     writer: each load and unload works, each disable removes the
+#     knob's files. A
 #     transition on 6.12 ends by rewriting the kernel's cond_resched() call
 #     sites (the livepatch core's sched_dynamic_klp_enable/disable), a
 #     text patch with IPIs per site, slow under single-threaded TCG (the
@@ -56,7 +58,8 @@
 #     6.12, where the patched yield gives it a few percent);
 #   - the admin guide's boot recipe (modules-load.d and modprobe.d) run by
 #     systemd-modules-load, as at boot: the knob comes up at 1;
-#   - the livepatch loaded again for the kselftests that follow.
+#   - the livepatch loaded again for the kselftests that follow, with
+#     sysctl=1: the sysctl follows the knob both ways.
 # Uses check/ok/not_ok/skip/field/in_range of tests/tap.sh and $knob, $SCY_BIN, $SCY_KVER,
 # $SCY_RESULTS of the suite.
 
@@ -403,7 +406,7 @@ check "stress-ng --yield ran through the livepatch cycles" kill -0 $sp
 kill -- -$sp 2>/dev/null
 wait $sp 2>/dev/null
 sed 's/^/# /' "$SCY_RESULTS/stress-ng-livepatch.log"
-check "$cycles cycles of load (knob 0 or 1 by sched_compat_yield=, with and without sysctl=1), knob 1, disable and unload with a writer on the knob, under stress-ng --yield in $secs s ($bad failed)" \
+check "the running build disabled and unloaded, then $cycles cycles of load (knob 0 or 1 by sched_compat_yield=, with and without sysctl=1), knob 1, disable and unload, with a writer on the knob, under stress-ng --yield in $secs s ($bad failed)" \
 	test $bad = 0 -a $gone = "$cycles"
 check "unloaded: no livepatch, no /sys/kernel/sched_compat_yield, no kernel.sched_compat_yield, no cpu.compat_yield in a cgroup" \
 	test -z "$(ls /sys/kernel/livepatch)" -a ! -e $knob -a ! -e /proc/sys/kernel/sched_compat_yield \
@@ -568,11 +571,22 @@ check "the boot recipe (modules-load.d, modprobe.d options sched_compat_yield=1,
 	test $br = 0 -a "$(cat $knob 2>/dev/null)" = 1
 check "disabled and unloaded after the boot recipe" lp_off livepatch_compat_yield
 
-# Loaded again, for the kselftests: knob 0, enabled, transition done.
-check "loaded again" insmod "$lpko"
+# Loaded again, for the kselftests, with sysctl=1 (the guest's boot loads
+# it without; make check runs no load cycle above): knob 0, enabled,
+# transition done, the sysctl there and following the knob both ways.
+check "loaded again (sysctl=1)" insmod "$lpko" sysctl=1
 check "enabled again, every task patched" lp_on livepatch_compat_yield
-check "knob 0 after loading; no kernel.sched_compat_yield without sysctl=1" \
-	test "$(cat $knob)" = 0 -a ! -e /proc/sys/kernel/sched_compat_yield
+sc=/proc/sys/kernel/sched_compat_yield
+sysctl_follows() {
+	local a b c
+	a=$(cat $knob $sc 2>&1 | paste -sd ' ')
+	echo 1 >$knob && b=$(cat $sc 2>&1)
+	echo 0 >$sc && c=$(cat $knob 2>&1)
+	echo "# knob and sysctl after loading: $a; the sysctl after a knob write of 1: $b; the knob after a sysctl write of 0: $c"
+	[[ $a == "0 0" && $b == 1 && $c == 0 ]]
+}
+check "knob 0 after loading; kernel.sched_compat_yield there with sysctl=1, 0, and it follows the knob both ways" \
+	sysctl_follows
 check "knob file has the series' mode (0644)" \
 	test "$(stat -c %a $knob)" = 644
 check "the livepatch's vermagic is the running kernel's release" \
