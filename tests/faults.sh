@@ -71,7 +71,7 @@ guest_verdict "$out-harness" "$grc" "a guest of $name (the harness's faults)"
 ((grc)) && rc=$grc
 for f in "${faults[@]}"; do
 	grc=0
-	SCY_ICOUNT=${SCY_STARVE_ICOUNT:-2} SCY_CPUS=1 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" \
+	SCY_ICOUNT=$SCY_STARVE_ICOUNT SCY_CPUS=1 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" \
 		--out "$out-${f/:/}" --timeout 900 --append "scy_fault=$f" \
 		-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" bash tests/fault-suite.sh rule "$f" || grc=$?
 	guest_verdict "$out-${f/:/}" "$grc" "a one-CPU -icount guest of $name booted with scy_fault=$f"
@@ -80,7 +80,7 @@ done
 # nomove on two CPUs: the jobs stage's check (tests/jobs.sh, whose guest
 # brings its second CPU up after boot)
 grc=0
-SCY_ICOUNT=${SCY_STARVE_ICOUNT:-2} SCY_CPUS=2 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" \
+SCY_ICOUNT=$SCY_JOBS_ICOUNT SCY_CPUS=2 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" \
 	--out "$out-jobs-nomove" --timeout 900 --append "maxcpus=1 scy_fault=nomove" \
 	-- env SCY_BIN="$RESULTS/bin" bash -c 'echo 1 >/sys/devices/system/cpu/cpu1/online &&
 		exec bash tests/fault-suite.sh jobs nomove' || grc=$?

@@ -24,7 +24,7 @@ make -s -C "$SCY_REPO" selftests RESULTS="$RESULTS" >&2
 make -s -C "$SCY_REPO/tests/tools" OUTPUT="$RESULTS/bin/tests" >&2
 plan 2
 rc=0
-SCY_ICOUNT=${SCY_STARVE_ICOUNT:-2} SCY_CPUS=1 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout 600 \
+SCY_ICOUNT=$SCY_STARVE_ICOUNT SCY_CPUS=1 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout 600 \
 	-- env SCY_BIN="$RESULTS/bin" bash tests/guest-livepatch-icount.sh || rc=$?
 guest_verdict "$out" "$rc" "a one-CPU -icount guest of $kver-livepatch"
 exit "$rc"

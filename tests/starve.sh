@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # starve.sh KVER: boot the patched KVER kernel on one CPU under QEMU -icount
-# (shift 2: 4 guest ns per instruction, SCY_STARVE_ICOUNT)
+# (shift 3: 8 guest ns per instruction, SCY_STARVE_ICOUNT, vm/lib.sh)
 # and run tests/starve-suite.sh: a yielder still gets the CPU when alone or
 # when its rivals sleep, and never delays a non-yielding task by more than a
 # scheduling period; the time away per yield (kselftest
@@ -25,7 +25,7 @@ rc=0
 # 20 minutes; the full product of the matrix (SCY_MATRIX=full), 4 hours
 tmo=1200
 [[ ${SCY_MATRIX:-} == full ]] && tmo=14400
-SCY_ICOUNT=${SCY_STARVE_ICOUNT:-2} SCY_CPUS=1 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "$tmo" \
+SCY_ICOUNT=$SCY_STARVE_ICOUNT SCY_CPUS=1 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$out" --timeout "$tmo" \
 	-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_STARVE_SECONDS="${SCY_STARVE_SECONDS:-2}" \
 	SCY_LATENCY_SECONDS="${SCY_LATENCY_SECONDS:-2}" SCY_MODULE="$mod/yield_stats.ko" \
 	SCY_MATRIX="${SCY_MATRIX:-}" \

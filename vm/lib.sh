@@ -7,6 +7,17 @@ SCY_CACHE=${SCY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sched-compat-yield}
 # made absolute: tools are built with make -C and guests are given paths in it.
 RESULTS=$(realpath -m -- "${RESULTS:-$SCY_REPO/results}")
 export SCY_REPO SCY_CACHE RESULTS
+# The -icount shift of make check's guests that judge time (guest time is
+# 2^shift ns per executed instruction). SCY_STARVE_ICOUNT, 3: the one-CPU
+# guests (starve, faults, livepatch-icount) and the migrate cells' guest,
+# whose windows are guest time; at 125 million instructions a second a
+# window takes half the host time it takes at shift 2, and a yield's
+# context switch (about 1900 instructions, Documentation/results/costs.md)
+# stays about 1% of a 1.4-ms slice. SCY_JOBS_ICOUNT, 2: the jobs pair,
+# whose work is a number of steps (a step of the heavy worker about a
+# tick at shift 2, tests/guest-jobs.sh).
+SCY_STARVE_ICOUNT=${SCY_STARVE_ICOUNT:-3}
+SCY_JOBS_ICOUNT=${SCY_JOBS_ICOUNT:-2}
 
 log() { printf '[scy] %s\n' "$*" >&2; }
 die() { printf '[scy] error: %s\n' "$*" >&2; exit 1; }
