@@ -67,28 +67,6 @@ spank_run() {
 }
 # spank_value NAME [OPTION...]: that value, in the job NAME (srun)
 spank_value() { spank_run 120 "$@" bash "$slurm_dir/read.sh" 2>&1; }
-# spank_batch SBATCH-OPTION...: sbatch a job and wait until it ends; status
-# 0 when it completed, else 1 with its state and exit code on stdout.
-# Polled every 0.2 s: sbatch --wait looks 2 s after the submission, then
-# 8 s and 32 s later, which made each batch job here a wait of 10-42 s.
-spank_batch() {
-	local jid st t=$((SECONDS + 120))
-	jid=$(timeout 60 sbatch --parsable "$@" 2>&1) || { echo "sbatch: $jid"; return 1; }
-	jid=${jid%%;*}
-	while ((SECONDS < t)); do
-		st=$(timeout 10 scontrol -o show job "$jid" 2>/dev/null)
-		case $(sed -n 's/.* JobState=\([A-Z_]*\) .*/\1/p' <<<"$st") in
-		COMPLETED) return 0 ;;
-		"" | PENDING | CONFIGURING | RUNNING | COMPLETING) sleep 0.2 ;;
-		*)
-			echo "job $jid: $(grep -oE '(JobState|ExitCode|Reason)=[^ ]*' <<<"$st" | paste -sd ' ')"
-			return 1
-			;;
-		esac
-	done
-	echo "job $jid: not ended in 120 s"
-	return 1
-}
 # spank_settle: wait (up to 60 s) until no job is left, those being
 # cancelled (state CG) included: a job started right after a scancel
 # waited 16-30 s for its node, where one started on an empty node runs
@@ -146,14 +124,14 @@ else
 	check "srun --compat-yield=2 is refused with a message (exit status $rc: $(head -n 1 <<<"$v"))" \
 		bash -c '[[ $1 != 0 && $2 == *"takes 0 or 1"* ]]' - "$rc" "$v"
 	rm -f "$slurm_dir/batch.out"
-	v=$(spank_batch --job-name=cy-batch --compat-yield \
+	v=$(slurm_batch 120 --job-name=cy-batch --compat-yield \
 		--output="$slurm_dir/batch.out" --wrap="$spank_read")
 	rc=$?
 	b=$(cat "$slurm_dir/batch.out" 2>/dev/null)
 	check "sbatch --compat-yield: the batch step reads 1 (status $rc, $b${v:+; $v})" \
 		test "$rc" = 0 -a "$b" = 1
 	rm -f "$slurm_dir/batch.out"
-	v=$(spank_batch --job-name=cy-steps --compat-yield \
+	v=$(slurm_batch 120 --job-name=cy-steps --compat-yield \
 		--output="$slurm_dir/batch.out" \
 		--wrap="srun --quiet bash $slurm_dir/read.sh; bash $slurm_dir/read.sh")
 	rc=$?
@@ -161,7 +139,7 @@ else
 	check "... a step it starts with srun reads 1, and so does the batch step after it (status $rc, $b${v:+; $v})" \
 		test "$rc" = 0 -a "$b" = "1 1"
 	rm -f "$slurm_dir/batch.out"
-	v=$(spank_batch --job-name=cy-noexport --export=NONE --compat-yield \
+	v=$(slurm_batch 120 --job-name=cy-noexport --export=NONE --compat-yield \
 		--output="$slurm_dir/batch.out" --wrap="bash $slurm_dir/read.sh")
 	rc=$?
 	b=$(cat "$slurm_dir/batch.out" 2>/dev/null)

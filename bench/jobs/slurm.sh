@@ -16,6 +16,7 @@
 #   slurm_down    stop them
 #   slurm_run NAME CMD...   run CMD as the job NAME (srun, 1 task, 2 CPUs,
 #                 no binding by Slurm: the job binds its own workers)
+#   slurm_batch SECONDS SBATCH-OPTION...   sbatch a job, wait until it ends
 
 slurm_dir=/tmp/scy-slurm
 export SLURM_CONF=$slurm_dir/slurm.conf
@@ -183,4 +184,29 @@ slurm_run() {
 	shift
 	srun --quiet --job-name="$name" --ntasks=1 --cpus-per-task=2 --cpu-bind=none \
 		--export=ALL "$@"
+}
+
+# slurm_batch SECONDS SBATCH-OPTION...: sbatch a job and wait until it
+# ends, at most SECONDS; status 0 when it completed, else 1 with its state
+# and exit code on stdout. Polled every 0.2 s: sbatch --wait looks 2 s
+# after the submission, then 8 s and 32 s later, which made each short
+# batch job in a guest a wait of 10-42 s.
+slurm_batch() {
+	local jid st t=$((SECONDS + $1))
+	shift
+	jid=$(timeout 60 sbatch --parsable "$@" 2>&1) || { echo "sbatch: $jid"; return 1; }
+	jid=${jid%%;*}
+	while ((SECONDS < t)); do
+		st=$(timeout 10 scontrol -o show job "$jid" 2>/dev/null)
+		case $(sed -n 's/.* JobState=\([A-Z_]*\) .*/\1/p' <<<"$st") in
+		COMPLETED) return 0 ;;
+		"" | PENDING | CONFIGURING | RUNNING | COMPLETING) sleep 0.2 ;;
+		*)
+			echo "job $jid: $(grep -oE '(JobState|ExitCode|Reason)=[^ ]*' <<<"$st" | paste -sd ' ')"
+			return 1
+			;;
+		esac
+	done
+	echo "job $jid: not ended in time"
+	return 1
 }
