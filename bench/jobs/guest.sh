@@ -24,7 +24,11 @@
 # that Open MPI itself picks mpi_yield_when_idle as it does when
 # oversubscribed), openmpi-y0, openmpi-y1 (mpi_yield_when_idle 0, 1 given
 # explicitly, with --oversubscribe, without which a Slurm job of one task
-# cannot start two ranks); libomp-backoff, onetbb-backoff, openmpi-backoff
+# cannot start two ranks); openmpi-slurm, openmpi-slurm-y1 (Open MPI as a
+# Slurm batch job of two tasks runs it: sbatch --ntasks=2, mpirun without
+# --host or --oversubscribe, which does not yield unless told, and with
+# mpi_yield_when_idle 1 told; in the placements alone and slurm* only);
+# libomp-backoff, onetbb-backoff, openmpi-backoff
 # (libomp, oneTBB and Open MPI with mpi_yield_when_idle 1, each with
 # yield-backoff.so preloaded: every sched_yield() of the runtime becomes a
 # sleep that grows within a wait, the sleep back-off between polls: 1 us
@@ -66,7 +70,7 @@ opts "r:reps n:steps w:work R:runtimes P:placements m:module o:out" "$@"
 posint -r "$reps"
 posint -n "$steps"
 [[ $work =~ ^[0-9]{1,8},[0-9]{1,8}$ ]] || bad "-w: '$work' is not HEAVY,LIGHT (units)"
-all_runtimes="libomp libgomp libomp-sleep libgomp-passive onetbb openmpi-auto openmpi-y0 openmpi-y1 libomp-backoff onetbb-backoff openmpi-backoff libomp-backoff-fast openmpi-backoff-fast"
+all_runtimes="libomp libgomp libomp-sleep libgomp-passive onetbb openmpi-auto openmpi-y0 openmpi-y1 openmpi-slurm openmpi-slurm-y1 libomp-backoff onetbb-backoff openmpi-backoff libomp-backoff-fast openmpi-backoff-fast"
 # job_binary RUNTIME: the program of that runtime's jobs
 job_binary() {
 	case $1 in
@@ -84,6 +88,12 @@ for p in $placements; do
 done
 for rt in $runtimes; do
 	job_binary "$rt" >/dev/null || bad "-R: unknown runtime '$rt' ($all_runtimes)"
+	# sbatch starts these jobs, also alone
+	[[ $rt != openmpi-slurm* ]] && continue
+	for p in $placements; do
+		[[ $p == alone || $p == slurm* ]] ||
+			bad "-P: runtime $rt runs in the placements alone and slurm* only, not '$p'"
+	done
 done
 [[ -z $module || -f $module ]] || bad "-m: no file '$module'"
 if [[ -z $runtimes ]]; then
@@ -99,7 +109,7 @@ for rt in $runtimes; do
 done
 ((($(nproc) >= 2))) || die "needs 2 CPUs, this machine has $(nproc)"
 uses_slurm=
-[[ " $placements " != *" slurm"* ]] || uses_slurm=1
+[[ " $placements " != *" slurm"* && " $runtimes " != *" openmpi-slurm"* ]] || uses_slurm=1
 if [[ -n $uses_slurm ]]; then
 	for c in srun slurmctld slurmd munged; do
 		command -v $c >/dev/null || die "placement slurm: $c not found (slurm-client, slurmctld, slurmd, munge)"
@@ -245,6 +255,16 @@ job_cmd() {
 		nprocs=2
 		cmd=(env OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo mpirun --allow-run-as-root --oversubscribe -np 2 --bind-to none --mca mpi_yield_when_idle "${rt#openmpi-y}"
 			-x JOB_CPUS=0,1 "$b" "${args[@]}") ;;
+	# Open MPI as a Slurm batch job of two tasks runs it: mpirun in the
+	# batch step finds two slots (not oversubscribed: left to itself,
+	# Open MPI polls without yielding) and starts both ranks there, in
+	# the job's cgroup; -y1 gives mpi_yield_when_idle 1 by hand. cmd is
+	# the batch script's command (run_set submits it)
+	openmpi-slurm | openmpi-slurm-y1)
+		nprocs=2
+		cmd=(env OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo mpirun --allow-run-as-root -np 2 --bind-to none)
+		[[ $rt != *-y1 ]] || cmd+=(--mca mpi_yield_when_idle 1)
+		cmd+=(-x JOB_CPUS=0,1 "$b" "${args[@]}") ;;
 	# the library in the ranks only, not in mpirun
 	openmpi-backoff | openmpi-backoff-fast)
 		nprocs=2
@@ -255,7 +275,7 @@ job_cmd() {
 
 # run_set KNOB REP RUNTIME PLACEMENT: one set of jobs, a CSV row per job
 run_set() {
-	local k=$1 r=$2 rt=$3 pl=$4 f idx njobs=2 want=0 pids=() jpids=() cgs=() u0=() line y= cg extra= p waited part
+	local k=$1 r=$2 rt=$3 pl=$4 f idx njobs=2 want=0 pids=() jpids=() cgs=() u0=() line y= cg extra= p waited part optin
 	[[ $pl == alone || $pl == harvest-* ]] && njobs=1
 	[[ $pl != harvest-* ]] || extra_start "${pl#harvest-}"
 	rm -f "$tmp/gate"
@@ -266,6 +286,16 @@ run_set() {
 	for ((idx = 0; idx < njobs; idx++)); do
 		job_cmd "$rt" "$idx"
 		want=$((want + nprocs))
+		if [[ $rt == openmpi-slurm* ]]; then
+			# a batch job of two tasks, opted in by the option; its
+			# output (the job's report) into jobN.out
+			optin=()
+			[[ $pl == slurm-optin || ($pl == slurm-optin-a && $idx == 0) ]] && optin=(--compat-yield)
+			slurm_batch 1800 --job-name="$jname" --ntasks=2 --cpus-per-task=1 "${optin[@]}" \
+				--output="$tmp/job$idx.out" --wrap="$(printf '%q ' "${cmd[@]}")" >"$tmp/job$idx.err" 2>&1 &
+			jpids+=($!)
+			continue
+		fi
 		case $pl in
 		alone | cgroup | cgroup-optin | cgroup-optin-a | harvest-*)
 			slurm_tree "$idx"

@@ -48,11 +48,14 @@ PAIRS = [("slurm", "Slurm jobs (srun, oversubscribed partition)"),
 NAMES = {"libomp": "OpenMP, LLVM libomp", "libgomp": "OpenMP, GNU libgomp",
          "libomp-sleep": "OpenMP, LLVM libomp blocking (KMP_BLOCKTIME=0)",
          "openmpi-auto": "Open MPI, yield as it picks when oversubscribed",
-         "openmpi-y1": "Open MPI, mpi_yield_when_idle 1"}
+         "openmpi-y1": "Open MPI, mpi_yield_when_idle 1",
+         "openmpi-slurm": "Open MPI as a Slurm job of two tasks starts it",
+         "openmpi-slurm-y1": "Open MPI as Slurm starts it, mpi_yield_when_idle 1"}
 HARVEST = [("harvest-idle", "SCHED_IDLE task per CPU"),
            ("harvest-cgidle", "a task per CPU in a cpu.idle group")]
 RUNTIMES = ["libomp", "libgomp", "libomp-sleep", "libgomp-passive", "onetbb",
-            "openmpi-auto", "openmpi-y0", "openmpi-y1", "libomp-backoff",
+            "openmpi-auto", "openmpi-y0", "openmpi-y1", "openmpi-slurm",
+            "openmpi-slurm-y1", "libomp-backoff",
             "onetbb-backoff", "openmpi-backoff", "libomp-backoff-fast",
             "openmpi-backoff-fast"]
 GOAL = 1.10
