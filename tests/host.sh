@@ -86,6 +86,7 @@ bench/placement/guest.sh|2|results/bin /dev/null 3 0.5
 bench/jobs/guest.sh|2|-w 5
 bench/jobs/guest.sh|2|-P nowhere
 bench/jobs/guest.sh|2|-R nothing
+bench/jobs/guest.sh|2|-R openmpi-slurm -P cgroup
 yield-share|non-zero|-d -1
 yield-share|non-zero|-d abc
 yield-share|non-zero|-p nowhere
