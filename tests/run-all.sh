@@ -55,9 +55,9 @@ export SCY_MODULE_CYCLES=${SCY_MODULE_CYCLES:-5}
 # transitions, slow on 6.12 under single-threaded TCG with both vCPUs
 # busy: the disable and one cycle, three transitions, took 136 s on an
 # idle host and 208 s beside stress-ng --cpu 2 (tests/guest-livepatch.sh;
-# times in Documentation/results/livepatch.md). The load with sysctl=1 is checked
-# without the stress, when the guest loads the livepatch again for its
-# kselftests.
+# times in Documentation/results/livepatch.md). The load with sysctl=1
+# is checked without the stress, when the guest loads the livepatch
+# again for its kselftests.
 export SCY_LIVEPATCH_CYCLES=${SCY_LIVEPATCH_CYCLES:-0}
 SCY_STOCK_MODULE_CYCLES=${SCY_STOCK_MODULE_CYCLES:-10}
 # The livepatch guests' yield_stats takes the same stock-kernel path as the
