@@ -98,9 +98,14 @@ slurm_up() {
 	done
 	slurmctld || die "slurmctld did not start: $(tail -n 5 "$slurm_dir/slurmctld.log" 2>/dev/null)"
 	slurmd || die "slurmd did not start: $(tail -n 5 "$slurm_dir/slurmd.log" 2>/dev/null)"
-	# the node registers with the controller: wait for it to be idle
-	local until=$((SECONDS + 60)) up=0 scope
-	while ((SECONDS < until)); do
+	# the node registers with the controller: wait for it to be idle, for
+	# up to 240 looks. A count, not the guest's seconds: under -icount
+	# the clock of a guest that waits for a 9p read of the host's files
+	# jumps ahead (a jobs guest beside a busy host ran 99 s and showed
+	# 88521 s of uptime), and a wait of 60 s of that clock ended while
+	# the node came up: sinfo read "idle" in the message that followed.
+	local n up=0 scope
+	for ((n = 0; n < 240; n++)); do
 		if [[ $(timeout 10 sinfo -h -o %t 2>/dev/null) == idle ]]; then
 			up=1
 			break
