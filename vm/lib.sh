@@ -9,14 +9,15 @@ RESULTS=$(realpath -m -- "${RESULTS:-$SCY_REPO/results}")
 export SCY_REPO SCY_CACHE RESULTS
 # The -icount shift of make check's guests that judge time (guest time is
 # 2^shift ns per executed instruction). SCY_STARVE_ICOUNT, 3: the one-CPU
-# guests (starve, faults, livepatch-icount) and the migrate cells' guest,
-# whose windows are guest time; at 125 million instructions a second a
+# guests (starve, faults, livepatch-icount), whose windows are guest time; at 125 million instructions a second a
 # window takes half the host time it takes at shift 2, and a yield with
 # its context switch (about 1900 instructions, 15 us there;
 # Documentation/results/costs.md) stays about 2% of the 0.7-ms base slice
-# of a one-CPU 6.12 guest. SCY_JOBS_ICOUNT, 2: the jobs pair,
-# whose work is a number of steps (a step of the heavy worker about a
-# tick at shift 2, tests/guest-jobs.sh).
+# of a one-CPU 6.12 guest. SCY_JOBS_ICOUNT, 2: the two-CPU guests of
+# tests/jobs.sh, the jobs pair, whose work is a number of steps (a step
+# of the heavy worker about a tick at shift 2, tests/guest-jobs.sh), and
+# the migrate cells (their yielder's CPU share outgrew its allowance at
+# shift 3).
 SCY_STARVE_ICOUNT=${SCY_STARVE_ICOUNT:-3}
 SCY_JOBS_ICOUNT=${SCY_JOBS_ICOUNT:-2}
 
