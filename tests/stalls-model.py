@@ -7,8 +7,9 @@ every compat yield 50 ms of its rivals' running time longer
 (scy_fault=delay:1), while the host stops QEMU for 60 ms every 600 ms.
 The 50 ms are guest time, which a stall is part of, so -S, which takes out
 of each sample the stalls it spans, leaves 50 ms less those. The check:
-the knob-1 median net of the stalls >= 50 ms times the part of the
-knob-1 window QEMU's vCPU thread was on a CPU, as the host measures it.
+the knob-1 median net of the stalls >= half of the 50 ms times the part
+of the knob-1 window QEMU's vCPU thread was on a CPU, as the host
+measures it.
 
 This model lays 54-ms samples (50 ms and a tick) end to end over a
 1.2-s window with the host's stops and a busy host's short stalls
@@ -19,9 +20,15 @@ takes out whole samples (or every wait of the fault). A stop lasts some
 longer than it was: the probe's vCPU wakes late after QEMU resumes,
 while the measured vCPU already runs (seen in the stalls stage's guests:
 stops of 80-90 ms as -S saw them); those 20 ms are no stall but -S
-takes them out. It reports, as comments, the smaller errors the median
-does not see: -S that takes out twice the stall time a sample spans, or
-4 ms more. Prints TAP.
+takes them out. So are 20-60 late wake-ups of the probe per window, of
+1-9 ms each, while the guest ran (the stalls stage's 6.1 guest, host
+otherwise idle: 25-55 per 1.2-s window, many of 4.3 ms, and samples of
+the fault that spanned 15 ms of them no longer than the others): the
+half is for them. At the whole part the check fails in some runs of the
+model, as it did in make check (the median 39 ms against 41 kept). It
+reports, as comments, those runs and the smaller errors the median does
+not see: -S that takes out twice the stall time a sample spans, or 4 ms
+more. Prints TAP.
 """
 import random
 import statistics
@@ -32,6 +39,9 @@ SAMPLE = 54.0         # the fault's 50 ms and a tick, ms
 WAIT = 50.0           # ms
 STOP, PERIOD = 65.0, 665.0
 LAG = 20.0            # after a stop, seen by -S as a stall, the guest ran
+LATE = (20, 60)       # the probe's late wake-ups per window, the guest ran
+LATE_MS = (1.0, 9.0)  # their lengths, ms
+KEEP = 0.5            # the part of the wait the check keeps
 RUNS = 400
 
 
@@ -53,7 +63,21 @@ def stalls(rnd, busy):
         out.append((t, t + length))
         seen.append((t, t + length))
         t += length
-    return out, seen
+    for _ in range(rnd.randint(*LATE)):
+        t = rnd.uniform(0, WINDOW)
+        seen.append((t, t + rnd.uniform(*LATE_MS)))
+    return out, merged(seen)
+
+
+def merged(lst):
+    """the intervals of lst, overlaps joined: -S keeps its stalls disjoint"""
+    out = []
+    for a, b in sorted(lst):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
 
 
 def run(seed, busy, take):
@@ -87,9 +111,9 @@ def main():
     ]
     levels = (0.02, 0.1, 0.18, 0.3)
 
-    def held(take, busy):
+    def held(take, busy, keep=KEEP):
         return sum(1 for i in range(RUNS)
-                   if (lambda m, lim: m >= lim)(*run(i, busy, take)))
+                   if (lambda m, part: m >= keep * part)(*run(i, busy, take)))
 
     print("1..%d" % (len(cases) * len(levels)))
     n = 0
@@ -102,6 +126,8 @@ def main():
             print("%s %d - %s, a busy host's stalls %d%% of the time: the check %s %d runs (held in %d)"
                   % ("ok" if ok else "not ok", n, name, round(100 * busy),
                      want, RUNS, h))
+    print("# at the whole part, -S as it is: the check holds in %s of %d runs (busy host 2/10/18/30%%)"
+          % ("/".join(str(held(cases[0][1], b, 1.0)) for b in levels), RUNS))
     for name, take in unseen:
         print("# not seen by the check: %s: it holds in %s of %d runs (busy host 2/10/18/30%%)"
               % (name, "/".join(str(held(take, b)) for b in levels), RUNS))
