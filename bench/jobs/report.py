@@ -47,7 +47,7 @@ PAIRS = [("slurm", "Slurm jobs (srun, oversubscribed partition)"),
          ("same", "one group")]
 NAMES = {"libomp": "OpenMP, LLVM libomp", "libgomp": "OpenMP, GNU libgomp",
          "libomp-sleep": "OpenMP, LLVM libomp blocking (KMP_BLOCKTIME=0)",
-         "openmpi-auto": "Open MPI, yield as it picks when oversubscribed",
+         "openmpi-auto": "Open MPI, one slot given and --oversubscribe (yields as it picks)",
          "openmpi-y1": "Open MPI, mpi_yield_when_idle 1",
          "openmpi-slurm": "Open MPI as a Slurm job of two tasks starts it",
          "openmpi-slurm-y1": "Open MPI as Slurm starts it, mpi_yield_when_idle 1"}
