@@ -57,13 +57,13 @@ loop iterations and of the CPU time (/proc/PID/schedstat). Scenarios:
 getppid against getppid (the 50/50 baseline), the yielder against one
 and three hogs in its group, in its own session (autogroup), in its own
 cpu cgroup beside the hog's, and in its own cpu cgroup with the hog in
-the root cgroup in a session of its own (a job's task beside a login
-shell's). With the switch present each runs at 0 and at 1; the
-baseline must split the CPU time 50/50 +- 3 points (loop counts drift
-when a hypervisor steals time from the running worker; they are
-reported) and, at 1, the yielder must get at most 1% of the iterations
-in every scenario where the run at 0 gave it more (where the stock
-yield already stays below that, the check is skipped and says why).
+the root cgroup in a session of its own. With the switch present each
+runs at 0 and at 1; the baseline must split the CPU time 50/50 +- 3
+points (loop counts drift when a hypervisor steals time from the
+running worker; they are reported) and, at 1, the yielder must get at
+most 1% of the iterations in every scenario where the run at 0 gave it
+more (where the stock yield already stays below that, the check is
+skipped and says why).
 Without the switch the numbers are reported and the switch checks are
 skipped.
 

@@ -262,7 +262,7 @@ static noreturn void worker(int idx, enum scy_role role,
 		ws.leaf = idx == 0 ? 0 : 1;
 		break;
 	case SCY_PLACE_CGROUP_SESSION:
-		/* the yielder in its group, a hog where a login shell's is */
+		/* the yielder in its group, the hog in a session of its own */
 		ws.leaf = idx == 0 ? 0 : SCY_NO_LEAF;
 		ws.setsid = idx != 0;
 		break;
