@@ -14,9 +14,14 @@ a report another tool wrote beside it, and stays the same as that report.
 heading level N: the report's title (its first line, a "# " heading) is
 left out and its other headings move down to sit below level N (its "##"
 becomes level N + 1); "--no-figure" leaves out its figures (the lines
-"![...](...)"), for a page that shows them elsewhere.
+"![...](...)"), for a page that shows them elsewhere. "--part body" is
+the report without its "## How this was measured" section, "--part
+measured" that section alone under the report's title, a heading of
+level N + 1 (with --under N): a page keeps its reports' commands and
+metadata in a section of its own at its end.
 
-usage: pageblock.py [--under N] [--no-figure] FILE | [--check] PAGE.md
+usage: pageblock.py [--under N] [--no-figure] [--part body|measured] FILE
+       pageblock.py [--check] PAGE.md
 """
 import os
 import re
@@ -56,7 +61,7 @@ def main(tool, table, usage, args):
         page(args[1], tool, table, True)
     elif len(args) == 1 and args[0].endswith(".md"):
         page(args[0], tool, table, False)
-    elif args and (not args[0].startswith("-") or args[0] in ("--under", "--no-figure")):
+    elif args and (not args[0].startswith("-") or args[0] in ("--under", "--no-figure", "--part")):
         sys.stdout.write(table(args, "."))
     else:
         sys.exit(usage)
@@ -66,19 +71,36 @@ def include(args, base):
     """the text of the file ARGS[0], relative to BASE; its relative links
     and images made relative to BASE, so that they point where they did
     beside the file"""
-    under, figures, rest = None, True, list(args)
+    under, figures, part, rest = None, True, None, list(args)
     while len(rest) > 1:
         if rest[0] == "--under" and rest[1].isdigit() and int(rest[1]) > 0:
             under, rest = int(rest[1]), rest[2:]
         elif rest[0] == "--no-figure":
             figures, rest = False, rest[1:]
+        elif rest[0] == "--part" and rest[1] in ("body", "measured"):
+            part, rest = rest[1], rest[2:]
         else:
             break
-    if len(rest) != 1:
-        sys.exit("bench/pageblock.py: one file to include ([--under N] [--no-figure] FILE), got "
-                 + " ".join(args))
+    if len(rest) != 1 or (part == "measured" and under is None):
+        sys.exit("bench/pageblock.py: one file to include ([--under N] [--no-figure] "
+                 "[--part body|measured] FILE; measured with --under), got " + " ".join(args))
     with open(os.path.join(base, rest[0])) as f:
         text = f.read()
+    if part:
+        head, sep, measured = text.partition("\n## How this was measured\n")
+        if not sep:
+            sys.exit(f"bench/pageblock.py: {rest[0]}: --part: no '## How this was measured' section")
+        if part == "body":
+            text = head.rstrip("\n") + "\n"
+        else:
+            title = text.partition("\n")[0]
+            if not title.startswith("# "):
+                sys.exit(f"bench/pageblock.py: {rest[0]}: --part measured: no '# ' title on its first line")
+            # the section's own headings ("###") keep their place below the title
+            text = "#" * (under + 1) + " " + title[2:] + "\n\n" + re.sub(
+                r"^(#+) ", lambda m: "#" * (len(m.group(1)) + under - 1) + " ",
+                measured.lstrip("\n"), flags=re.M)
+            under = None
     if under is not None:
         title, _, body = text.partition("\n")
         if not title.startswith("# "):
