@@ -149,6 +149,15 @@ cyc_cases="0|reads 1 on kernel .*, as the modprobe option of livepatch_compat_yi
 1|is missing on kernel .*: no livepatch_compat_yield is installed for .*: build it for this kernel|-|quiet|1|0|0
 1|is missing on kernel .*: livepatch_compat_yield is loaded but its patch is not enabled|-|quiet|1|1|1"
 cyc_count=$(grep -c . <<<"$cyc_cases")
+# livepatch/compat-yield-postinst's cases (cpi_case below): TEXT|LOAD|OPTION|
+# BUILT, the text it must print (- none) on either stream; LOAD a file of
+# modules-load.d that names the module, or -; OPTION 1 when modprobe's
+# configuration has options for it; BUILT 1 when the new kernel has a build
+cpi_cases="^compat-yield: no build of livepatch_compat_yield is installed for kernel 9.9.9-test, which this host loads at boot \(/etc/modules-load.d/lp.conf\)|lp.conf|0|0
+^compat-yield: no build of livepatch_compat_yield is installed for kernel 9.9.9-test, which this host loads at boot \(modprobe's options for livepatch_compat_yield\)|-|1|0
+^compat-yield: livepatch_compat_yield is installed for kernel 9.9.9-test \(/lib/modules/9.9.9-test/updates/livepatch_compat_yield.ko\)|lp.conf|1|1
+-|-|0|0"
+cpi_count=$(grep -c . <<<"$cpi_cases")
 matrix_pages=()
 for md in Documentation/results/matrix.md Documentation/results/matrix{-icount,-full}/matrix.md; do
 	[[ -f $md ]] && matrix_pages+=("$md")
@@ -162,7 +171,7 @@ for pdir in kernel-patches/v*/; do
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 4 + 2 * 2 + 3 + 2 +
 	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 1 + 3 + ${#matrix_pages[@]} + 1 + 2 + placement_page + 2 +
-	machinery_counts + cyc_count + 3 + 1 + 1 + 1 + 1))
+	machinery_counts + cyc_count + cpi_count + 3 + 1 + 1 + 1 + 1))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
@@ -485,6 +494,42 @@ while IFS='|' read -r want text knob cmdline opt inst loaded; do
 	check "livepatch/compat-yield-check exits $want and says so: switch ${knob/-/absent}, command line '$cmdline', modprobe option ${opt/-/none}, installed $inst, loaded $loaded ($(head -n 1 <<<"$out"); $(tail -n 1 <<<"$out"))" \
 		bash -c '[[ $(tail -n 1 <<<"$1") == "status=$2" ]] && grep -qE "^compat-yield-check: /sys/kernel/sched_compat_yield $3" <<<"$1"' - "$out" "$want" "$text"
 done <<<"$cyc_cases"
+# livepatch/compat-yield-postinst, the kernel packages' hook, on each of
+# its paths: in a mount namespace of its own where modules-load.d,
+# /etc/modules and /lib/modules hold only the case's files, and modprobe
+# is a stub that prints the case's configuration. Its status must be 0.
+# cpi_case LOAD OPTION BUILT: prints what the hook printed and its status.
+cpi_case() {
+	local d=$tmp/cpi
+	rm -rf "$d" && mkdir -p "$d/bin"
+	if [[ $2 == 1 ]]; then
+		printf '#!/bin/sh\necho "options livepatch_compat_yield sched_compat_yield=1"\n' >"$d/bin/modprobe"
+	else
+		printf '#!/bin/sh\nexit 0\n' >"$d/bin/modprobe"
+	fi
+	chmod +x "$d/bin/modprobe"
+	: >"$d/modules"
+	unshare -m bash -c 'mount --make-rprivate / || exit 99
+		for m in /etc/modules-load.d /usr/lib/modules-load.d /lib/modules-load.d /lib/modules; do
+			[[ ! -d $m ]] || mount -t tmpfs none "$m" || exit 99
+		done
+		mount --bind "$1/modules" /etc/modules || exit 99
+		[[ $2 == - ]] || echo livepatch_compat_yield >"/etc/modules-load.d/$2"
+		mkdir -p /lib/modules/9.9.9-test/updates
+		[[ $3 == 0 ]] || : >/lib/modules/9.9.9-test/updates/livepatch_compat_yield.ko
+		PATH=$4/bin:$PATH sh livepatch/compat-yield-postinst 9.9.9-test /boot/vmlinuz-9.9.9-test 2>&1
+		echo "status=$?"' - "$d" "$1" "$3" "$d"
+}
+while IFS='|' read -r text load opt built; do
+	if ((EUID != 0)) || ! command -v unshare >/dev/null; then
+		skip "livepatch/compat-yield-postinst: ${text/-/says nothing}" "needs root and unshare(1) for a mount namespace"
+		continue
+	fi
+	out=$(cpi_case "$load" "$opt" "$built")
+	check "livepatch/compat-yield-postinst exits 0 and ${text/#-/says nothing}: modules-load.d ${load/-/none}, modprobe option $opt, a build for the new kernel $built ($(head -n 1 <<<"$out"))" \
+		bash -c '[[ $(tail -n 1 <<<"$1") == status=0 ]] || exit 1
+			if [[ $2 == - ]]; then [[ $(wc -l <<<"$1") == 1 ]]; else grep -qE "$2" <<<"$1"; fi' - "$out" "$text"
+done <<<"$cpi_cases"
 printf 'copy helper\ncopy counter\n' >"$lx/list"
 check "livepatch/extract.py, given the stock fair.c, refuses to copy a stock variable and copies a changed function" \
 	bash -c '! python3 livepatch/extract.py "$1/config" "$1/fair.c" "$1/sched.h" "$1/list" "$1/out" "$1/stock.c" 2>/dev/null &&
