@@ -677,7 +677,8 @@ check "Documentation/results/neutral.md: its table is what bench/neutral/report.
 check "Documentation/figures.txt: the prose's figures are what their sources give, and every figure of its scope is named there" \
 	bash -c 'python3 tests/figures.py >"$1/figures.tap"; rc=$?; grep "^not ok" "$1/figures.tap" | sed "s/^/# /"; exit $rc' _ "$tmp"
 mkdir -p "$tmp/figures"
-for f in $(sed -n 's/^scope: //p' Documentation/figures.txt | tr ' ' '\n' | sed 's/#.*//' | sort -u); do
+for f in $({ sed -n 's/^scope: //p' Documentation/figures.txt | tr ' ' '\n' | sed 's/#.*//'
+	sed -n 's/^\([^# :][^ :]*\): ".*/\1/p' Documentation/figures.txt; } | sort -u); do
 	mkdir -p "$tmp/figures/$(dirname "$f")"
 	cp "$f" "$tmp/figures/$f"
 done

@@ -700,6 +700,18 @@ void ct_bound(const struct ct_sched *sp, const struct ct_cell *c,
 					sizeof(b->terms) - off,
 					"+ %.0f ms in p99 and max: a turn of the 100-ms slice",
 					extra / 1e6);
+			/*
+			 * After that turn the rivals' average vruntime, which
+			 * the compat yield places the yielder behind, lies
+			 * ahead of the other rivals: each later yield waits
+			 * for them a tick longer, to the window's end
+			 */
+			if (eevdf && t->nr > 1) {
+				b->p50 += q;
+				off += snprintf(b->terms + off,
+						sizeof(b->terms) - off,
+						"; + a tick in p50: the rivals behind the average the turn moved");
+			}
 		} else {
 			off += snprintf(b->terms + off,
 					sizeof(b->terms) - off,
