@@ -67,6 +67,12 @@ def main(tool, table, usage, args):
         sys.exit(usage)
 
 
+def demote(text, under):
+    """TEXT's headings moved down so that its "#" sits at level UNDER"""
+    return re.sub(r"^(#+) ", lambda m: "#" * (len(m.group(1)) + under - 1) + " ",
+                  text, flags=re.M)
+
+
 def include(args, base):
     """the text of the file ARGS[0], relative to BASE; its relative links
     and images made relative to BASE, so that they point where they did
@@ -97,16 +103,14 @@ def include(args, base):
             if not title.startswith("# "):
                 sys.exit(f"bench/pageblock.py: {rest[0]}: --part measured: no '# ' title on its first line")
             # the section's own headings ("###") keep their place below the title
-            text = "#" * (under + 1) + " " + title[2:] + "\n\n" + re.sub(
-                r"^(#+) ", lambda m: "#" * (len(m.group(1)) + under - 1) + " ",
-                measured.lstrip("\n"), flags=re.M)
+            text = "#" * (under + 1) + " " + title[2:] + "\n\n" + demote(
+                measured.lstrip("\n"), under)
             under = None
     if under is not None:
         title, _, body = text.partition("\n")
         if not title.startswith("# "):
             sys.exit(f"bench/pageblock.py: {rest[0]}: --under: no '# ' title on its first line")
-        text = re.sub(r"^(#+) ", lambda m: "#" * (len(m.group(1)) + under - 1) + " ",
-                      body.lstrip("\n"), flags=re.M)
+        text = demote(body.lstrip("\n"), under)
     if not figures:
         text = re.sub(r"^!\[[^\]]*\]\([^)]*\)\n\n?", "", text, flags=re.M)
     args = rest
