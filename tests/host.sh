@@ -254,10 +254,11 @@ if out=$(bash vm/build-selftests.sh "$tmp/bin" 2>&1 >/dev/null); then
 else
 	not_ok "selftests build: $out"
 fi
-if out=$(make -s -C tests/tools OUTPUT="$tmp/bin/tests" 2>&1); then
-	check "tests/tools build with -Wall -Wextra and no warnings${out:+: $out}" test -z "$out"
+if out=$(make -s -C tests/tools OUTPUT="$tmp/bin/tests" 2>&1 &&
+	gcc -O2 -Wall -Wextra -o "$tmp/bin/tsc-khz" vm/tsc-khz.c 2>&1); then
+	check "tests/tools and vm/tsc-khz.c build with -Wall -Wextra and no warnings${out:+: $out}" test -z "$out"
 else
-	not_ok "tests/tools build: $out"
+	not_ok "tests/tools and vm/tsc-khz.c build: $out"
 fi
 # The matrix's judge on synthetic windows: its limits come from the
 # contract's bound and knob 0, never from the knob-1 window they judge

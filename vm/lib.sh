@@ -203,6 +203,25 @@ kernel_reports() {
 	grep -E 'WARNING:|BUG:|Oops|Call Trace|kernel BUG|UBSAN:|KASAN:|possible circular|INFO: task .* blocked|detected stalls' "$@"
 }
 
+# host_tsc_khz: the rate of the host's time stamp counter in kHz
+# (vm/tsc-khz.c, built into the cache), measured once per boot of the
+# host; nothing, and status 1, on a host without an x86 counter of
+# constant rate.
+host_tsc_khz() {
+	local bin=$SCY_CACHE/bin/tsc-khz boot_id f
+	[[ $(uname -m) == x86_64 ]] && grep -qw constant_tsc /proc/cpuinfo || return 1
+	boot_id=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo none)
+	f=$SCY_CACHE/tsc-khz-$boot_id
+	if [[ ! -s $f ]]; then
+		if [[ ! -x $bin || $SCY_REPO/vm/tsc-khz.c -nt $bin ]]; then
+			mkdir -p "$SCY_CACHE/bin"
+			gcc -O2 -Wall -Wextra -Werror -o "$bin.$$" "$SCY_REPO/vm/tsc-khz.c" && mv "$bin.$$" "$bin" || return 1
+		fi
+		"$bin" >"$f.$$" && mv "$f.$$" "$f" || return 1
+	fi
+	cat "$f"
+}
+
 # csv_add_kernel CSV ROWS KERNEL: append the rows of the CSV file ROWS to
 # CSV, each with KERNEL in front (a first column kernel_name; the header
 # once, while CSV is empty): the benchmarks' tables of several guests.
