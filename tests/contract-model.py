@@ -41,15 +41,19 @@ import sys
 WEIGHTS = {"idle": 3, "nice19": 15, "nice0": 1024, "nice-10": 9548}
 TICK = 4.0          # ms
 TICKS = 3000        # per run
+LONG_SLICE = 100.0  # ms, the long-slice cells' custom slice
 SEEDS = 2
 
 
-def model(weights, base, seed):
-    """The yielder's times away (ms) beside rivals of @weights."""
+def model(weights, base, seed, long_slice=0.0):
+    """The yielder's times away (ms) beside rivals of @weights; with
+    @long_slice, the first rival's custom slice (ms)."""
     rnd = random.Random(seed)
     ws = [1024] + list(weights)
     n = len(ws)
     vs = [base * 1024 / w for w in ws]
+    if long_slice:
+        vs[1] = long_slice * 1024 / ws[1]
     v = [rnd.uniform(0, 0.5) for _ in range(n)]
     d = [v[i] + vs[i] for i in range(n)]
     prot = [None] * n
@@ -141,11 +145,12 @@ def model_cfs(weights, latency, min_gran, wakeup_gran, seed):
     return sorted(waits)
 
 
-def check(num, label, bound_args, run, lists, tool):
+def check(num, label, bound_args, run, lists, tool, by_name=False):
     over = []
     for combo in lists:
         ws = [WEIGHTS[c] for c in combo]
-        out = subprocess.run([tool, "bound"] + bound_args + [str(w) for w in ws],
+        args = list(combo) if by_name else [str(w) for w in ws]
+        out = subprocess.run([tool] + bound_args + args,
                              capture_output=True, text=True, check=True).stdout
         b50, _, bmax = (int(x) / 1e6 for x in out.split())
         for seed in range(SEEDS):
@@ -168,17 +173,28 @@ def main():
     lists = [c for nr in (1, 2, 3)
              for c in itertools.combinations_with_replacement(WEIGHTS, nr)]
     tick = str(int(TICK * 1e6))
-    print("1..4")
+    print("1..6")
     good = True
     for num, base in enumerate((0.70, 1.5), 1):
         good &= check(num, f"EEVDF, base slice {base:.2f} ms",
-                      ["eevdf", str(int(base * 1e6)), tick],
+                      ["bound", "eevdf", str(int(base * 1e6)), tick],
                       lambda ws, seed, b=base: model(ws, b, seed), lists, tool)
     for num, (lat, mg, wg) in enumerate(((6.0, 0.75, 1.0), (12.0, 1.5, 2.0)), 3):
         good &= check(num, f"CFS, latency {lat:.0f} ms, min/wakeup granularity {mg:.2f}/{wg:.0f} ms",
-                      ["cfs"] + [str(int(x * 1e6)) for x in (lat, mg, wg)] + [tick],
+                      ["bound", "cfs"] + [str(int(x * 1e6)) for x in (lat, mg, wg)] + [tick],
                       lambda ws, seed, a=(lat, mg, wg): model_cfs(ws, *a, seed),
                       lists, tool)
+    # The long-slice cells: the first rival, of nice 19 as in the matrix,
+    # has a custom slice of 100 ms and runs its turn first (the model
+    # starts with it), so that every time away comes after it, as in a
+    # window whose turn comes at its start.
+    slice_lists = [("nice19",) + rest for nr in (1, 2, 3)
+                   for rest in itertools.combinations_with_replacement(WEIGHTS, nr - 1)]
+    for num, base in enumerate((0.70, 1.5), 5):
+        good &= check(num, f"EEVDF long-slice, base slice {base:.2f} ms",
+                      ["cell", "eevdf", str(int(base * 1e6)), tick, "long-slice"],
+                      lambda ws, seed, b=base: model(ws, b, seed, LONG_SLICE),
+                      slice_lists, tool, by_name=True)
     return 0 if good else 1
 
 

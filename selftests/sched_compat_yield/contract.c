@@ -701,16 +701,25 @@ void ct_bound(const struct ct_sched *sp, const struct ct_cell *c,
 					"+ %.0f ms in p99 and max: a turn of the 100-ms slice",
 					extra / 1e6);
 			/*
-			 * After that turn the rivals' average vruntime, which
-			 * the compat yield places the yielder behind, lies
-			 * ahead of the other rivals: each later yield waits
-			 * for them a tick longer, to the window's end
+			 * After that turn the rivals' average vruntime lies
+			 * far ahead of the other rivals: each later compat
+			 * yield moves the yielder its whole span, a turn of
+			 * its own slice and a tick per rival in its virtual
+			 * time, n * turn * 1024 / W_r, and each other rival j
+			 * runs n * turn * w_j / W_r to catch up, to the tick
+			 * after it; a tick for the yield made inside one
 			 */
 			if (eevdf && t->nr > 1) {
-				b->p50 += q;
+				__u64 turn = sp->base_slice_ns + q, after = q;
+
+				for (i = 1; i < b->n && i < CT_MAX_LEVEL_RIVALS; i++)
+					after += ceil_to((__u64)(b->n * turn *
+								 b->rw[i] / b->wr), q);
+				b->p50 = max_u64(b->p50, after);
 				off += snprintf(b->terms + off,
 						sizeof(b->terms) - off,
-						"; + a tick in p50: the rivals behind the average the turn moved");
+						"; p50 at least %.0f ms: after the turn each yield moves the whole span and waits for the other rivals to catch up",
+						after / 1e6);
 			}
 		} else {
 			off += snprintf(b->terms + off,

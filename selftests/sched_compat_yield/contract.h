@@ -73,12 +73,16 @@
  *     whole turn, ceil(100 ms / q) * q, at either knob value, whenever its
  *     turn comes (in the group placements only where it is alone in its
  *     group: a group entity takes the shortest slice of its tasks): p99 and
- *     max + that turn; with other rivals beside it, the median + a tick:
- *     the turn moves the rivals' average vruntime, which the compat yield
- *     places the yielder behind, ahead of the other rivals, and each later
- *     yield waits for them a tick longer (one-CPU -icount guest of
- *     6.12, rivals nice19 with the slice, nice-10, nice0: waits of
- *     8-20 ms before the turn, 20-28 ms after it to the window's end);
+ *     max + that turn; with other rivals beside it, the median at least
+ *     a tick + sum over the other rivals j of
+ *     ceil(n * (slice + tick) * w_j / W_r, tick): the turn moves the
+ *     rivals' average vruntime far ahead of the others, each later compat
+ *     yield moves the yielder its whole span (its cap, n turns of
+ *     slice + tick in its virtual time, times 1024 / W_r) and waits while
+ *     each other rival catches up, to the tick after it
+ *     (tests/contract-model.py; one-CPU -icount guest of 6.12, rivals
+ *     nice19 with the slice, nice0, nice0: a median of 16 ms, where the
+ *     median without the event and a tick make 12);
  *   sibling: the yielder yields to its SCHED_IDLE sibling (G4), which runs
  *     while their group's turn at the level above lasts (turn_y), and then
  *     the rivals' group takes its turn (turn_r; EEVDF: ceil(slice / q) * q,

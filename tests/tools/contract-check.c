@@ -339,6 +339,56 @@ static int print_bound(int argc, char **argv)
 	return 0;
 }
 
+static int name_index(const char * const *names, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return -1;
+}
+
+/*
+ * contract-check cell eevdf BASE_SLICE_NS TICK_NS EVENT RIVAL...
+ * The bound of the matrix's cell of that event (none, long-slice, ...)
+ * with the yielder and those rivals (idle, nice19, nice0, nice-10; the
+ * first is the one the event acts on) in the test's group, as ct_bound()
+ * gives it to the matrix: "p50 p99 max" in ns (for tests/contract-model.py).
+ */
+static int print_cell_bound(int argc, char **argv)
+{
+	struct ct_sched sp;
+	struct ct_cell c;
+	struct ct_bound b;
+	int i, w;
+
+	if (argc < 7 || strcmp(argv[2], "eevdf"))
+		return 2;
+	memset(&sp, 0, sizeof(sp));
+	memset(&c, 0, sizeof(c));
+	sp.kind = CT_EEVDF;
+	sp.base_slice_ns = strtoull(argv[3], NULL, 10);
+	sp.tick_ns = strtoull(argv[4], NULL, 10);
+	i = name_index(ct_ev_names, NR_EV, argv[5]);
+	if (i < 0 || !sp.tick_ns || !sp.base_slice_ns)
+		return 2;
+	c.ev = i;
+	c.t.pl = PL_SAME;
+	for (i = 6; i < argc && c.t.nr < CT_MAX_RIVALS; i++) {
+		w = name_index(ct_w_names, NR_W, argv[i]);
+		if (w < 0)
+			return 2;
+		c.t.w[c.t.nr++] = w;
+	}
+	if (i < argc)
+		return 2;
+	ct_bound(&sp, &c, &b);
+	printf("%llu %llu %llu\n", (unsigned long long)b.p50,
+	       (unsigned long long)b.p99, (unsigned long long)b.max);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	/* the guests' parameters: HZ=250; 1 and 2 vCPUs */
@@ -358,7 +408,9 @@ int main(int argc, char **argv)
 	if (argc > 1) {
 		if (!strcmp(argv[1], "bound") && !print_bound(argc, argv))
 			return 0;
-		fprintf(stderr, "usage: contract-check [bound eevdf|cfs PARAMS... TICK_NS WEIGHT...]\n");
+		if (!strcmp(argv[1], "cell") && !print_cell_bound(argc, argv))
+			return 0;
+		fprintf(stderr, "usage: contract-check [bound eevdf|cfs PARAMS... TICK_NS WEIGHT... | cell eevdf BASE_SLICE_NS TICK_NS EVENT RIVAL...]\n");
 		return 2;
 	}
 
