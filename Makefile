@@ -62,7 +62,7 @@ module: deps
 		bash vm/build-module.sh "$$kdir" "$$out" "$$kdir" && \
 		echo "built $$out/yield_stats.ko"
 
-# The livepatch for Debian's binary kernel of KVER (linux-image-6.1.0-56-amd64,
+# The livepatch for Debian's binary kernel of KVER (linux-image-6.1.0-N-amd64,
 # linux-image-6.12.117+deb12-amd64), against its linux-headers package and
 # the series applied to linux-source-KVER: results/livepatch-KVER holds
 # livepatch_compat_yield.ko and src/, the source tree DKMS takes.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # livepatch/build.sh KVER [OUT|--kernel]: livepatch_compat_yield.ko for
-# Debian's binary kernel of linux-source-KVER (6.1.0-56-amd64,
+# Debian's binary kernel of linux-source-KVER (6.1.0-N-amd64,
 # 6.12.117+deb12-amd64), built against its linux-headers package, in OUT
 # (default results/livepatch-KVER). --kernel: the kernel named
 # KVER-livepatch (vm/lib.sh), a directory in the cache with Debian's kernel
