@@ -94,9 +94,10 @@ check:
 	@bash tests/run-all.sh
 
 # make check plus the debug guests (KASAN, lockdep, ...: two more kernels),
-# and the matrix's full product under -icount (SCY_MATRIX=full).
+# a node's kernel update with the livepatch on at boot (update), and the
+# matrix's full product under -icount (SCY_MATRIX=full).
 check-full:
-	@SCY_CHECK_STAGES="host deb guest starve faults debian livepatch debug" \
+	@SCY_CHECK_STAGES="host deb guest starve faults debian livepatch update debug" \
 		SCY_MATRIX=$${SCY_MATRIX:-full} SCY_MODULE_CYCLES=$${SCY_MODULE_CYCLES:-100} \
 		SCY_LIVEPATCH_CYCLES=$${SCY_LIVEPATCH_CYCLES:-20} \
 		SCY_LIVEPATCH_MODULE_CYCLES=$${SCY_LIVEPATCH_MODULE_CYCLES:-100} \

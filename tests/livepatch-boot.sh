@@ -17,6 +17,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
 . "$SCY_REPO/tests/tap.sh"
+. "$SCY_REPO/tests/lp-boot-lib.sh"
 # Single-threaded TCG: loading a livepatch patches text (vm/run.sh).
 export SCY_TCG_THREAD=${SCY_TCG_THREAD:-single}
 
@@ -30,16 +31,11 @@ plan 10
 # The admin guide's recipes: the indented echo lines of its "On at boot"
 # paragraph, and the indented lines of its "Told at boot when the switch
 # is missing" one.
-para() {
-	awk -v p="$1" -v re="$2" 'index($0, "**" p "**") == 1 { on = 1; next }
-		on && /^\*\*/ { exit }
-		on && $0 ~ re { sub(/^    /, ""); print }' "$SCY_REPO/Documentation/admin-guide.md"
-}
-recipe=$(para "On at boot." '^    echo ')
+recipe=$(guide_para "On at boot." '^    echo ')
 n_lines=$(grep -c . <<<"$recipe" || true)
 check "the admin guide's boot recipe: $n_lines lines (modules-load.d, modprobe.d)" \
 	test "$n_lines" = 2 -a -n "$(grep modules-load.d <<<"$recipe")" -a -n "$(grep modprobe.d <<<"$recipe")"
-unit=$(para "Told at boot when the switch is missing." '^    [a-z]')
+unit=$(guide_para "Told at boot when the switch is missing." '^    [a-z]')
 n_unit=$(grep -c . <<<"$unit" || true)
 check "the admin guide's boot check: $n_unit lines (the script, the unit, systemctl enable)" \
 	test "$n_unit" = 3 -a -n "$(grep 'systemctl enable compat-yield-check.service' <<<"$unit")"
@@ -69,31 +65,10 @@ boot() {
 	echo "# install.sh ($name), run before systemd starts:"
 	sed 's/^/#   /' "$o/install.sh"
 	bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" --out "$o" --timeout 900 --append "SCY_INIT=systemd fstab=no" -- \
-		bash -c 'lp=/sys/kernel/livepatch/livepatch_compat_yield
-			for _ in $(seq 600); do
-				[[ -e $lp ]] || break
-				[[ $(cat $lp/transition 2>/dev/null) == 0 ]] && break
-				sleep 0.5
-			done
-			u=compat-yield-check.service
-			{
-				echo "pid1=$(cat /proc/1/comm)"
-				echo "modules_load=$(systemctl show -P ActiveState systemd-modules-load.service)/$(systemctl show -P Result systemd-modules-load.service)"
-				# what the boot logged so far, written out first
-				journalctl --sync
-				journalctl -b -o short-monotonic --no-pager 2>&1 | grep -E -i "modules-load|livepatch|compat-yield" >/tmp/results/journal.txt
-				echo "loaded_by=$(journalctl -b -o cat -t systemd-modules-load 2>/dev/null | grep -c "Inserted module .livepatch_compat_yield.")"
-				echo "enabled=$(cat $lp/enabled 2>/dev/null)"
-				echo "transition=$(cat $lp/transition 2>/dev/null)"
-				echo "knob=$(cat /sys/kernel/sched_compat_yield 2>/dev/null)"
-				echo "param=$(cat /sys/module/livepatch_compat_yield/parameters/sched_compat_yield 2>/dev/null)"
-				echo "check=$(systemctl show -P ActiveState $u)/$(systemctl show -P Result $u)"
-				echo "check_said=$(journalctl -b -o cat -u $u --no-pager 2>/dev/null | grep "^compat-yield-check: " | tail -n 1)"
-			} | tee /tmp/results/facts' || rc=$?
+		bash -c "$(lp_facts)" || rc=$?
 	sed 's/^/# /' "$o/install.log" 2>/dev/null || true
 	guest_verdict "$o" "$rc" "a guest of $kver-debian booted by systemd${3:+ $3}"
 }
-fact() { sed -n "s/^$1=//p" "$o/facts" 2>/dev/null; }
 
 boot lp 1
 check "systemd was PID 1 ($(fact pid1)); systemd-modules-load.service $(fact modules_load), its journal: 'Inserted module' $(fact loaded_by) time(s)" \

@@ -15,7 +15,9 @@
 # SCY_CHECK_STAGES selects the stage groups: default "host deb guest starve
 # faults debian livepatch"; `make check-full` adds "debug", the KASAN/lockdep
 # guests (two more kernels to build, about 20 minutes each from scratch:
-# more than make check's time allows on a fresh machine), and
+# more than make check's time allows on a fresh machine), and "update", a
+# node with the livepatch on at boot updated from Debian's 6.1 kernel to
+# its 6.12 and rebooted (tests/livepatch-update.sh, about 8 minutes), and
 # `make check-debug` runs them alone. "debconfig" runs the guest suite on
 # the series built with Debian's own configuration (thousands of files to
 # compile on first use): when named, and with "livepatch" for the kernels
@@ -165,6 +167,7 @@ budget() {
 	livepatch-icount-*) echo 95 ;;
 	jobs-*) echo 130 ;;
 	livepatch-boot-*) echo 90 ;;
+	livepatch-update) echo 900 ;;
 	starve-*) echo 195 ;;
 	faults-*) echo 205 ;;
 	debian-*) echo 100 ;;
@@ -320,6 +323,14 @@ fi
 # The livepatch's DKMS trees of both kernels side by side (host only).
 if want livepatch; then
 	stage livepatch-dkms bash tests/livepatch-dkms.sh $kvers
+fi
+# A node's update from Debian's 6.1 to its 6.12 (both kernels' builds).
+if want update; then
+	if [[ " $kvers " == *" 6.1 "* && " $kvers " == *" 6.12 "* ]]; then
+		stage livepatch-update bash tests/livepatch-update.sh 6.1 6.12
+	else
+		notrun+=("livepatch-update|not run: it needs both kernels (SCY_CHECK_KVERS)")
+	fi
 fi
 for kver in $kvers; do
 	want debug && stage "debug-$kver" bash tests/debug.sh "$kver-debug"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # debian-kernel.sh KVER: Debian's own binary kernel of the version of
-# linux-source-KVER (linux-image-6.1.0-56-amd64, linux-image-6.12.117+deb12-amd64),
+# linux-source-KVER (linux-image-6.1.0-N-amd64, linux-image-6.12.117+deb12-amd64),
 # made bootable by vm/run.sh. Downloaded with apt-get download on first use,
 # extracted, with an initramfs that loads the virtio and 9p modules the
 # guest's root file system needs (Debian builds them as modules) and hands
@@ -18,7 +18,7 @@ ensure_deps
 debver=$(debian_version "$kver")
 
 # The image package of exactly that version, named by its release
-# (6.1.0-56-amd64, 6.12.117+deb12-amd64; not the -dbg, -unsigned, -rt or
+# (6.1.0-N-amd64, 6.12.117+deb12-amd64; not the -dbg, -unsigned, -rt or
 # -cloud ones, nor the 6.12-amd64 meta package). awk reads all of apt-cache's
 # output: leaving early would kill apt-cache with SIGPIPE, and pipefail
 # would make that the pipeline's status.
@@ -35,7 +35,10 @@ if [[ -z $pkg ]]; then
 fi
 krel=${pkg#linux-image-}
 out=$SCY_CACHE/debian/$krel-$debver
-if [[ -f $out/.done ]]; then
+# the initramfs's recipe: this script
+stamp=$(sha256sum <"$0" | cut -c1-16)
+current() { [[ -f $out/.done && $(cat "$out/initrd.stamp" 2>/dev/null) == "$stamp" ]]; }
+if current; then
 	log "Debian kernel $krel ($debver) is cached"
 	echo "$out"
 	exit 0
@@ -43,10 +46,110 @@ fi
 mkdir -p "$SCY_CACHE/debian"
 exec 9>"$out.lock"
 flock 9
-if [[ -f $out/.done ]]; then
+if current; then
 	echo "$out"
 	exit 0
 fi
+
+# initramfs: busybox, the modules of the virtio 9p root and, in a second
+# list, those of an overlay on the virtio disk's ext4; its /init.
+# ird_modules LIST MODULE...: MODULE and what it needs, in dependency order,
+# into the initramfs, and their names into LIST; not those there already
+ird_modules() {
+	local list=$1 m b mods
+	shift
+	mods=$(modprobe -d "$out/root" -S "$krel" --show-depends -a "$@" |
+		sed -n 's/^insmod \([^ ]*\).*/\1/p' | awk '!seen[$0]++')
+	[[ -n $mods ]] || die "no modules for $* found in $pkg"
+	: >"$ird/$list"
+	for m in $mods; do
+		# modprobe -d prints the paths with the base directory in front
+		[[ $m == "$out/root/"* ]] || m=$out/root$m
+		b=$(basename "$m")
+		b=${b%.xz}
+		b=${b%.zst}
+		[[ ! -e $ird/lib/modules/$b ]] || continue
+		case $m in
+		*.ko.xz) xz -dc "$m" >"$ird/lib/modules/$b" ;;
+		*.ko.zst) zstd -qdc "$m" >"$ird/lib/modules/$b" ;;
+		*) cp "$m" "$ird/lib/modules/$b" ;;
+		esac
+		echo "$b" >>"$ird/$list"
+	done
+}
+make_initramfs() {
+	ird=$out/initramfs
+	rm -rf "$ird"
+	mkdir -p "$ird"/{bin,dev,proc,sys,newroot,lower,disk,lib/modules}
+	cp /bin/busybox "$ird/bin/busybox"
+	for a in sh mount umount insmod switch_root mkdir cat echo sleep; do
+		ln -s busybox "$ird/bin/$a"
+	done
+	ird_modules modules virtio_pci 9pnet_virtio 9p
+	ird_modules modules-overlay virtio_blk ext4 overlay
+	cat >"$ird/init" <<'EOF'
+#!/bin/sh
+# Load the modules of the 9p root (in dependency order), mount it and run
+# the init= program given on the kernel command line there. With
+# scy_overlay=1: the root is an overlay, the 9p root read-only below, the
+# directory upper/ of the ext4 file system on /dev/vda above, so that what
+# the guest writes is on that disk at its next boot.
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+# a failure: a shell on the console; with the overlay (a test's job, which
+# no one types into) the guest stops, so that the host sees it at once
+fail() {
+	echo "initramfs: $*"
+	[ -z "$overlay" ] || /bin/busybox reboot -f
+	exec sh
+}
+for m in $(cat /modules); do
+	insmod /lib/modules/$m || echo "initramfs: insmod $m failed"
+done
+target=/sbin/init overlay=
+for a in $(cat /proc/cmdline); do
+	case $a in
+	init=*) target=${a#init=} ;;
+	scy_overlay=1) overlay=1 ;;
+	esac
+done
+if [ -z "$overlay" ]; then
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,ro /dev/root /newroot ||
+		fail "cannot mount the 9p root"
+else
+	for m in $(cat /modules-overlay); do
+		insmod /lib/modules/$m || echo "initramfs: insmod $m failed"
+	done
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,ro /dev/root /lower ||
+		fail "cannot mount the 9p root"
+	# the disk's node comes once its driver has probed it
+	i=0
+	while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	mount -t ext4 /dev/vda /disk || fail "cannot mount /dev/vda"
+	mkdir -p /disk/upper /disk/work
+	mount -t overlay overlay -o lowerdir=/lower,upperdir=/disk/upper,workdir=/disk/work /newroot ||
+		fail "cannot mount the overlay"
+fi
+umount /dev /sys /proc
+exec switch_root /newroot "$target"
+EOF
+	chmod +x "$ird/init"
+	(cd "$ird" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/initrd.new"
+	mv "$out/initrd.new" "$out/initrd"
+	echo "$stamp" >"$out/initrd.stamp"
+}
+# Downloaded and extracted before: only the initramfs's recipe changed.
+if [[ -f $out/.done ]]; then
+	make_initramfs
+	log "Debian kernel $krel ($debver): its initramfs made again"
+	echo "$out"
+	exit 0
+fi
+
 rm -rf "$out"
 mkdir -p "$out/deb" "$out/root"
 log "downloading $pkg ($debver)"
@@ -60,52 +163,7 @@ if [[ $(dpkg-query -W -f='${Version} ${Status}' "$hdr" 2>/dev/null) != "$debver 
 		"$hdr=$debver" >/dev/null || die "apt-get install $hdr=$debver failed"
 fi
 depmod -b "$out/root" "$krel"
-
-# initramfs: busybox, the modules for the virtio 9p root and its /init.
-ird=$out/initramfs
-mkdir -p "$ird"/{bin,dev,proc,sys,newroot,lib/modules}
-cp /bin/busybox "$ird/bin/busybox"
-for a in sh mount umount insmod switch_root mkdir cat echo; do
-	ln -s busybox "$ird/bin/$a"
-done
-mods=$(modprobe -d "$out/root" -S "$krel" --show-depends -a virtio_pci 9pnet_virtio 9p |
-	sed -n 's/^insmod \([^ ]*\).*/\1/p' | awk '!seen[$0]++')
-[[ -n $mods ]] || die "no virtio/9p modules found in $pkg"
-: >"$ird/modules"
-for m in $mods; do
-	# modprobe -d prints the paths with the base directory in front
-	[[ $m == "$out/root/"* ]] || m=$out/root$m
-	b=$(basename "$m")
-	case $b in
-	*.ko.xz) xz -dc "$m" >"$ird/lib/modules/${b%.xz}"; b=${b%.xz} ;;
-	*.ko.zst) zstd -qdc "$m" >"$ird/lib/modules/${b%.zst}"; b=${b%.zst} ;;
-	*) cp "$m" "$ird/lib/modules/$b" ;;
-	esac
-	echo "$b" >>"$ird/modules"
-done
-cat >"$ird/init" <<'EOF'
-#!/bin/sh
-# Load the modules of the 9p root (in dependency order), mount it and run
-# the init= program given on the kernel command line there.
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
-for m in $(cat /modules); do
-	insmod /lib/modules/$m || echo "initramfs: insmod $m failed"
-done
-target=/sbin/init
-for a in $(cat /proc/cmdline); do
-	case $a in init=*) target=${a#init=} ;; esac
-done
-if ! mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,ro /dev/root /newroot; then
-	echo "initramfs: cannot mount the 9p root"
-	exec sh
-fi
-umount /dev /sys /proc
-exec switch_root /newroot "$target"
-EOF
-chmod +x "$ird/init"
-(cd "$ird" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/initrd"
+make_initramfs
 ln -s "root/boot/vmlinuz-$krel" "$out/bzImage"
 ln -s "root/boot/config-$krel" "$out/.config"
 ln -s "root/boot/System.map-$krel" "$out/System.map"

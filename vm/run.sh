@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh --kernel DIR --out DIR [--timeout S] [--append ARGS] [--shell] [-- CMD...]
+# run.sh --kernel DIR --out DIR [--timeout S] [--append ARGS] [--disk FILE] [--shell] [-- CMD...]
 #
 # Boots the kernel in DIR (from build-kernel.sh) in QEMU with 2 vCPUs. The
 # guest's root is the host's root, read-only over virtio 9p, so it runs the
@@ -13,10 +13,14 @@
 # report, or logged a kernel warning/oops. --timeout S (default 600) is the
 # job's own guess of how long the guest may take; SCY_TIMEOUT, when set,
 # replaces it for every guest (the benchmarks' and the tests' alike).
+# --disk FILE (a kernel with an initramfs of vm/debian-kernel.sh): FILE,
+# an ext4 file system, is the guest's virtio disk, and the guest's root an
+# overlay of the host's root under it: what the guest writes stays in FILE
+# for its next boot.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kdir= out= tmo=600 append= mode=job cpus=${SCY_CPUS:-2} mem=${SCY_MEM:-2048}
+kdir= out= tmo=600 append= disk= mode=job cpus=${SCY_CPUS:-2} mem=${SCY_MEM:-2048}
 # TCG: one host thread per vCPU (multi, default: the vCPUs really run in
 # parallel, as benchmarks need) or all vCPUs on one thread (single). With
 # multi, QEMU 7.2 can execute a stale int3 while the kernel patches a static
@@ -48,12 +52,18 @@ while [[ $# -gt 0 ]]; do
 	--out) out=$2; shift 2 ;;
 	--timeout) tmo=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
+	--disk) disk=$(realpath -- "$2"); shift 2 ;;
 	--shell) mode=shell; shift ;;
 	--) shift; break ;;
 	*) die "run.sh: unknown option '$1'" ;;
 	esac
 done
 [[ -f $kdir/bzImage ]] || die "run.sh: no bzImage in '$kdir'"
+if [[ -n $disk ]]; then
+	[[ -f $disk ]] || die "run.sh: no disk image '$disk'"
+	[[ -f $kdir/initrd ]] || die "run.sh: --disk needs a kernel with an initramfs (vm/debian-kernel.sh)"
+	append="scy_overlay=1${append:+ $append}"
+fi
 tmo=${SCY_TIMEOUT:-$tmo}
 [[ $tmo =~ ^[1-9][0-9]*$ ]] || die "run.sh: the timeout must be a number of seconds (got '$tmo'; SCY_TIMEOUT)"
 # Under -icount with sleep=off the guest clock jumps ahead while the vCPU
@@ -85,6 +95,7 @@ qemu_cmd() { # qemu_cmd ACCEL MODE OUTDIR
 	# Debian's binary kernels (vm/debian-kernel.sh) boot with an initramfs
 	# that loads their virtio and 9p modules.
 	[[ -f $kdir/initrd ]] && extra+=" -initrd $kdir/initrd"
+	[[ -n $disk ]] && extra+=" -drive file=$disk,format=raw,if=virtio"
 	# debug-threads: QEMU's threads carry names ("ALL CPUs/TCG", "CPU 0/TCG"),
 	# so that the host can tell the guest's vCPU time from QEMU's own
 	# (tests/stalls.sh)
