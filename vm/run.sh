@@ -139,12 +139,12 @@ if [[ -z $accel ]]; then
 	fi
 fi
 # Under TCG without -icount the guest's time stamp counter is the host's.
-# The guest's kernel would measure its rate against the emulated PIT, whose
-# reads the host's load delays: one boot in some hundreds here it took the
-# PIT's figure, 40 times too slow against HPET's ("PIT calibration deviates
-# from HPET: 64906 2594326"), and ran its clock 40 times too fast until
-# the clocksource watchdog caught it 40 guest seconds later, with an RCU
-# stall report. Give it the host's rate: it then skips that measurement.
+# The guest's kernel would measure its rate against the emulated PIT: in
+# one boot of 760 here it took the PIT's figure, 40 times too slow against
+# HPET's ("PIT calibration deviates from HPET: 64906 2594326"), and ran its
+# clock 40 times too fast until the clocksource watchdog caught it 40 guest
+# seconds later, with an RCU stall report. Give it the host's rate: it
+# then skips that measurement.
 if [[ $accel == tcg && -z $icount ]] && khz=$(host_tsc_khz); then
 	append="tsc_early_khz=$khz $append"
 fi
