@@ -243,9 +243,12 @@ if [[ ${SCY_LIVEPATCH_TESTS:-0} == 1 ]]; then
 		LP_CFLAGS=-DLP_TEST_HOLD_ROLLBACK
 	build no-follow "$out/test/nofollow" LP_NAME=livepatch_compat_yield_next \
 		LP_CFLAGS="-DLP_TEST_HOLD_ROLLBACK -DLP_TEST_NO_FOLLOW"
+	build copy-early "$out/test/copyearly" LP_NAME=livepatch_compat_yield_next \
+		LP_CFLAGS=-DLP_TEST_COPY_EARLY
 	cp "$out/test/window/livepatch_compat_yield_next.ko" "$out/test/stock-window.ko"
 	cp "$out/test/holdrb/livepatch_compat_yield_next.ko" "$out/test/hold-rollback.ko"
 	cp "$out/test/nofollow/livepatch_compat_yield_next.ko" "$out/test/no-follow.ko"
+	cp "$out/test/copyearly/livepatch_compat_yield_next.ko" "$out/test/copy-early.ko"
 	cp "$out/test/other/livepatch_compat_yield_other.ko" "$out/test/other-kernel.ko"
 	cp "$out/test/otherid/livepatch_compat_yield_otherid.ko" "$out/test/other-build-id.ko"
 	cp "$out/test/missing/livepatch_compat_yield_missing.ko" "$out/test/missing-symbol.ko"

@@ -383,6 +383,13 @@ static void lp_test_hold_write(struct kobject *kobj,
 }
 #endif
 
+/*
+ * LP_TEST_COPY_EARLY, a test build: an upgrade copies the switch's value
+ * from the earlier build before it removes that build's files, not after:
+ * a write still in the earlier build's handler then lands where nothing
+ * reads it. The fault the held-write check must see.
+ */
+
 #ifdef LP_TEST_MISSING_SYMBOL
 /* Test build: a symbol no kernel has, to see the module refused. */
 extern void lp_test_missing_symbol(void) __weak;
@@ -899,6 +906,9 @@ static void lp_post_patch(struct klp_object *obj)
 
 	if (prev) {
 		with_sysctl = sysctl || prev->sysctl;
+#ifdef LP_TEST_COPY_EARLY
+		sched_compat_yield_set(prev->get());
+#endif
 		lp_files_remove(prev);
 		peer = lp_peer;
 		if (peer) {
@@ -916,7 +926,9 @@ static void lp_post_patch(struct klp_object *obj)
 #ifdef LP_TEST_STOCK_WINDOW
 		msleep(LP_TEST_STOCK_WINDOW_MS);
 #endif
+#ifndef LP_TEST_COPY_EARLY
 		sched_compat_yield_set(prev->get());
+#endif
 		lp_prev = NULL;
 		ret = lp_files_create(with_sysctl);
 		if (ret)

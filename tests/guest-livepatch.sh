@@ -31,7 +31,8 @@
 #   - a write held in the knob's handler (a test build) while an upgrade
 #     takes the files over, and while a stacked build is disabled and
 #     hands them back: the removal waits for the write, and the next
-#     owner has its value;
+#     owner has its value; the upgrade's check red on a build that copies
+#     the value before it removes the earlier build's files;
 #   - while stress-ng yields on both CPUs: the running build disabled and
 #     unloaded while a writer flips the knob, then SCY_LIVEPATCH_CYCLES
 #     (20; make check 0) cycles of load (the initial knob value by the
@@ -66,7 +67,7 @@
 lp=/sys/kernel/livepatch/livepatch_compat_yield
 lpko=$SCY_RESULTS/livepatch.ko
 cycles=${SCY_LIVEPATCH_CYCLES:-20}
-plan 39
+plan 40
 
 # Taint flags (Documentation/admin-guide/tainted-kernels.rst): O 4096,
 # E 8192, K 32768.
@@ -530,6 +531,28 @@ rc=$?
 check "a write of 0 held in the handler of a build stacked on the running one while it is disabled: the write returns (status ${hw_rc:-none}), the build below owns the knob again and reads $(cat $knob 2>/dev/null), the yield follows (the stock yield's runs: up to ${hrun:-missing} >= $AT_ONCE_RUN_MAX, cpu share ${hs:-missing}) (status $rc)" \
 	test $rc = 0
 for m in $hold livepatch_compat_yield; do
+	[[ -d /sys/kernel/livepatch/$m ]] && lp_off $m
+	grep -q "^$m " /proc/modules && rmmod $m
+done
+
+# The held upgrade's check red on a build that copies the value before it
+# removes the earlier build's files (livepatch/build.sh's copy-early test
+# build, LP_TEST_COPY_EARLY): the held write lands in the files of the
+# build that goes, and the knob reads 0 after it returned.
+copy_early_upgrade() {
+	insmod "$T/copy-early.ko" && lp_on livepatch_compat_yield_next && lp_gone $hold
+}
+hw_rc=
+if insmod "$T/$hold.ko" && lp_on $hold && [[ $(cat $knob) == 0 ]]; then
+	held_write 1 copy_early_upgrade
+	rc=$?
+else
+	rc=1
+fi
+v=$(cat $knob 2>/dev/null)
+check "fault: an upgrade that copies the knob before it removes the replaced build's files loses a write of 1 held in that build's handler: the write returns (status ${hw_rc:-none}), the knob reads ${v:-missing}, 0 (status $rc)" \
+	test $rc = 0 -a "$hw_rc" = 0 -a "$v" = 0
+for m in $hold livepatch_compat_yield_next; do
 	[[ -d /sys/kernel/livepatch/$m ]] && lp_off $m
 	grep -q "^$m " /proc/modules && rmmod $m
 done
