@@ -245,6 +245,8 @@ if [[ ${SCY_LIVEPATCH_TESTS:-0} == 1 ]]; then
 		LP_CFLAGS="-DLP_TEST_HOLD_ROLLBACK -DLP_TEST_NO_FOLLOW"
 	build copy-early "$out/test/copyearly" LP_NAME=livepatch_compat_yield_next \
 		LP_CFLAGS=-DLP_TEST_COPY_EARLY
+	build hold-transition "$out/test/holdtr" LP_NAME=livepatch_compat_yield_held \
+		LP_CFLAGS=-DLP_TEST_HOLD_TRANSITION
 	cp "$out/test/window/livepatch_compat_yield_next.ko" "$out/test/stock-window.ko"
 	cp "$out/test/holdrb/livepatch_compat_yield_next.ko" "$out/test/hold-rollback.ko"
 	cp "$out/test/nofollow/livepatch_compat_yield_next.ko" "$out/test/no-follow.ko"
@@ -256,7 +258,8 @@ if [[ ${SCY_LIVEPATCH_TESTS:-0} == 1 ]]; then
 		"$out/test/third/livepatch_compat_yield_third.ko" \
 		"$out/test/stack/lp_test_stack.ko" "$out/test/yield/lp_test_yield.ko" \
 		"$out/test/state/lp_test_state.ko" "$out/test/state2/lp_test_state2.ko" \
-		"$out/test/hold/livepatch_compat_yield_hold.ko" "$out/test/"
+		"$out/test/hold/livepatch_compat_yield_hold.ko" \
+		"$out/test/holdtr/livepatch_compat_yield_held.ko" "$out/test/"
 fi
 log "livepatch for $krel: $out/livepatch_compat_yield.ko"
 echo "$out"

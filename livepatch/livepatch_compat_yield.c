@@ -384,6 +384,93 @@ static void lp_test_hold_write(struct kobject *kobj,
 #endif
 
 /*
+ * LP_TEST_HOLD_TRANSITION, a test build: it also replaces
+ * msleep_interruptible() (with the same code), and a write of N to its
+ * parameter hold_transition_ms starts a kernel thread that sleeps N ms
+ * in that function (0 wakes it at once). While it sleeps there, the
+ * transition of a build that replaces this one cannot switch it: its
+ * stack holds a function the transition takes away. The transition stays
+ * open that long, on either kernel: the window in which an upgrade is
+ * reversed, held open on purpose.
+ */
+#ifdef LP_TEST_HOLD_TRANSITION
+#include <linux/kthread.h>
+#define LP_TEST_HOLD_TRANSITION_MAX_MS	60000
+static DEFINE_MUTEX(lp_test_hold_mutex);
+static struct task_struct *lp_test_holder;
+static unsigned int lp_test_hold_ms;
+
+static unsigned long lp_test_msleep_interruptible(unsigned int msecs)
+{
+	unsigned long timeout = msecs_to_jiffies(msecs) + 1;
+
+	while (timeout && !signal_pending(current) &&
+	       !(current == READ_ONCE(lp_test_holder) && kthread_should_stop()))
+		timeout = schedule_timeout_interruptible(timeout);
+	return jiffies_to_msecs(timeout);
+}
+
+static int lp_test_hold(void *data)
+{
+	unsigned int ms = (unsigned long)data;
+
+	pr_info("test build: a thread sleeps up to %u ms where a replacing build's transition waits for it\n",
+		ms);
+	lp_test_msleep_interruptible(ms);
+	pr_info("test build: the thread that held transitions is awake\n");
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* Called under lp_test_hold_mutex. */
+static void lp_test_hold_stop(void)
+{
+	if (!lp_test_holder)
+		return;
+	kthread_stop(lp_test_holder);
+	WRITE_ONCE(lp_test_holder, NULL);
+	lp_test_hold_ms = 0;
+}
+
+static int lp_test_hold_set(const char *val, const struct kernel_param *kp)
+{
+	struct task_struct *t;
+	unsigned int ms;
+	int ret;
+
+	ret = kstrtouint(val, 0, &ms);
+	if (ret)
+		return ret;
+	if (ms > LP_TEST_HOLD_TRANSITION_MAX_MS)
+		return -EINVAL;
+	mutex_lock(&lp_test_hold_mutex);
+	lp_test_hold_stop();
+	if (ms) {
+		t = kthread_create(lp_test_hold, (void *)(unsigned long)ms, "lp_test_hold");
+		ret = PTR_ERR_OR_ZERO(t);
+		if (!ret) {
+			WRITE_ONCE(lp_test_holder, t);
+			lp_test_hold_ms = ms;
+			wake_up_process(t);
+		}
+	}
+	mutex_unlock(&lp_test_hold_mutex);
+	return ret;
+}
+
+static const struct kernel_param_ops lp_test_hold_ops = {
+	.set = lp_test_hold_set,
+	.get = param_get_uint,
+};
+module_param_cb(hold_transition_ms, &lp_test_hold_ops, &lp_test_hold_ms, 0644);
+#endif
+
+/*
  * LP_TEST_COPY_EARLY, a test build: an upgrade copies the switch's value
  * from the earlier build before it removes that build's files, not after:
  * a write still in the earlier build's handler then lands where nothing
@@ -1046,6 +1133,12 @@ static struct klp_func lp_funcs[] = {
 		.old_name = "cpu_cgroup_css_released",
 		.new_func = lp_cpu_cgroup_css_released,
 	},
+#ifdef LP_TEST_HOLD_TRANSITION
+	{
+		.old_name = "msleep_interruptible",
+		.new_func = lp_test_msleep_interruptible,
+	},
+#endif
 	{ }
 };
 
@@ -1123,6 +1216,11 @@ static int __init lp_init(void)
  */
 static void __exit lp_exit(void)
 {
+#ifdef LP_TEST_HOLD_TRANSITION
+	mutex_lock(&lp_test_hold_mutex);
+	lp_test_hold_stop();
+	mutex_unlock(&lp_test_hold_mutex);
+#endif
 	lp_files_remove(&lp_switch);
 	lp_groups_remove();
 	/* a replaced build's table (its post_unpatch does not run) */

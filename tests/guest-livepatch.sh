@@ -33,6 +33,11 @@
 #     hands them back: the removal waits for the write, and the next
 #     owner has its value; the upgrade's check red on a build that copies
 #     the value before it removes the earlier build's files;
+#   - an upgrade held in its transition by a test build (a thread of the
+#     running build asleep in a function the upgrade takes away): reversed
+#     there, the running build keeps the files (the sysctl too) and the
+#     values, and its yields follow them; let go after a write of 0, the
+#     new build has it, and the sysctl, though loaded without sysctl=1;
 #   - while stress-ng yields on both CPUs: the running build disabled and
 #     unloaded while a writer flips the knob, then SCY_LIVEPATCH_CYCLES
 #     (20; make check 0) cycles of load (the initial knob value by the
@@ -67,7 +72,7 @@
 lp=/sys/kernel/livepatch/livepatch_compat_yield
 lpko=$SCY_RESULTS/livepatch.ko
 cycles=${SCY_LIVEPATCH_CYCLES:-20}
-plan 40
+plan 42
 
 # Taint flags (Documentation/admin-guide/tainted-kernels.rst): O 4096,
 # E 8192, K 32768.
@@ -556,6 +561,76 @@ for m in $hold livepatch_compat_yield_next; do
 	[[ -d /sys/kernel/livepatch/$m ]] && lp_off $m
 	grep -q "^$m " /proc/modules && rmmod $m
 done
+
+# An upgrade held in its transition (livepatch/build.sh's hold-transition
+# test build, LP_TEST_HOLD_TRANSITION, is the running build: a kernel
+# thread of it sleeps where the replacing build's transition must switch
+# it, and that transition stays open until the thread wakes), while every
+# other task already runs the new build's code. Reversed there, the
+# running build keeps the files, the switch's value and the group's, and
+# its yields follow them. Let go after a write of 0, the new build takes
+# that 0 over at the transition's end and its yields follow it.
+held=livepatch_compat_yield_held ctl=/proc/sys/kernel/sched_compat_yield
+hold_param=/sys/module/$held/parameters/hold_transition_ms
+# holder: the PID of the test build's holding thread
+holder() {
+	local d
+	for d in /proc/[0-9]*; do
+		[[ $(cat "$d/comm" 2>/dev/null) == lp_test_hold ]] && echo "${d#/proc/}" && return 0
+	done
+	return 1
+}
+# held_upgrade_start: the holding thread asleep, the build under test
+# loaded to replace the running one, its transition open with every task
+# switched but the holder (this shell's patch state 1, the holder's 0);
+# "transition/holder/shell" in mid
+held_upgrade_start() {
+	local p
+	mid=
+	echo 30000 >$hold_param && p=$(holder) && insmod "$lpko" || return 1
+	lp_wait "[[ \$(cat /proc/$$/patch_state) == 1 ]]"
+	mid=$(cat $lp/transition)/$(cat /proc/$p/patch_state)/$(cat /proc/$$/patch_state)
+	[[ $mid == 1/0/1 ]]
+}
+reversed_upgrade() {
+	echo +cpu >$cg/cgroup.subtree_control && mkdir -p $gy &&
+		insmod "$T/$held.ko" sysctl=1 && lp_on $held &&
+		echo 1 >$knob && echo 1 >$gy/cpu.compat_yield || return 1
+	held_upgrade_start || return 1
+	echo 0 >$lp/enabled && lp_wait "[[ ! -d $lp ]]" && rmmod livepatch_compat_yield || return 1
+	# reversed while the holder still slept
+	holder >/dev/null || return 1
+	after=$(cat /sys/kernel/livepatch/$held/enabled)$(cat /sys/kernel/livepatch/$held/transition)
+	read -r hs hrun <<<"$(session_share "$SCY_BIN/tests")"
+	echo 0 >$hold_param
+	[[ $after == 10 && $(cat $knob) == 1 && $(gval) == 1 && $(cat $ctl) == 1 ]] &&
+		is_number "$hrun" && ((hrun < AT_ONCE_RUN_MAX))
+}
+write_in_upgrade() {
+	held_upgrade_start || return 1
+	echo 0 >$knob && [[ $(cat $knob) == 0 ]] || return 1
+	echo 0 >$hold_param
+	lp_on livepatch_compat_yield && lp_gone $held || return 1
+	read -r hs hrun <<<"$(session_share "$SCY_BIN/tests")"
+	[[ $(cat $knob) == 0 && $(gval) == 1 && $(cat $ctl) == 0 ]] && is_number "$hrun" && ((hrun >= AT_ONCE_RUN_MAX))
+}
+mid= after= hs= hrun=
+reversed_upgrade
+rc=$?
+check "an upgrade reversed while its transition is held open (transition/holder's patch state/this shell's: ${mid:-none}, 1/0/1): the running build stays (enabled, transition: ${after:-none}, 10) with knob $(cat $knob 2>/dev/null), the sysctl $(cat $ctl 2>/dev/null) and the group's $(gval), all 1, and the yield follows (yielder in its own autogroup next to a hog: longest run of yields that returned at once ${hrun:-missing} < $AT_ONCE_RUN_MAX, cpu share ${hs:-missing}) (status $rc)" \
+	test $rc = 0
+mid= hs= hrun=
+write_in_upgrade
+rc=$?
+check "a write of 0 while an upgrade's transition is held open (${mid:-none}, 1/0/1): once let go, the new build (loaded without sysctl=1) has knob $(cat $knob 2>/dev/null) and the sysctl $(cat $ctl 2>/dev/null), both 0, the group's $(gval), 1, and the yield follows (the stock yield's runs: up to ${hrun:-missing} >= $AT_ONCE_RUN_MAX, cpu share ${hs:-missing}) (status $rc)" \
+	test $rc = 0
+[[ -e $hold_param ]] && echo 0 >$hold_param
+for m in livepatch_compat_yield $held; do
+	[[ -d /sys/kernel/livepatch/$m ]] && lp_off $m
+	grep -q "^$m " /proc/modules && rmmod $m
+done
+rmdir $gy 2>/dev/null
+[[ " $cg_ctl " == *" cpu "* ]] || echo -cpu >$cg/cgroup.subtree_control
 
 # The stock yield is back: a yielder in its own autogroup next to a hog
 # keeps its group's turn, its yields returning at once in runs the
