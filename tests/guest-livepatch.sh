@@ -11,7 +11,8 @@
 #     with its errno, says so in one dmesg line, and changes nothing;
 #   - beside other livepatches (lp_test_other.c): a cumulative one that
 #     does not carry the switch's state is refused by the livepatch core;
-#     one of another function loads beside this one; one that replaces
+#     one of another function loads beside this one, before it or after
+#     it; one that replaces
 #     yield_to_task_fair() makes this one refuse to load;
 #   - upgrades to the same build under another name: replacing the running
 #     build, and stacked on it (replace=0, the way beside another
@@ -72,7 +73,7 @@
 lp=/sys/kernel/livepatch/livepatch_compat_yield
 lpko=$SCY_RESULTS/livepatch.ko
 cycles=${SCY_LIVEPATCH_CYCLES:-20}
-plan 42
+plan 43
 
 # Taint flags (Documentation/admin-guide/tainted-kernels.rst): O 4096,
 # E 8192, K 32768.
@@ -439,6 +440,19 @@ refused "$lpko" 'Device or resource busy' \
 	'the livepatch lp_test_yield already replaces yield_to_task_fair()' \
 	"this livepatch after another vendor's livepatch of yield_to_task_fair()"
 check "that livepatch disabled and unloaded" lp_off lp_test_yield
+# Another vendor's livepatch of another function first: this one loads
+# beside it, and its knob reaches the yield.
+rc=0
+insmod "$T/lp_test_stack.ko" && lp_on lp_test_stack && insmod "$lpko" &&
+	lp_on livepatch_compat_yield && echo 1 >$knob || rc=1
+sb=$(share session)
+check "this livepatch after another vendor's livepatch of another function (/proc/cmdline: $(cat /proc/cmdline)): knob $(cat $knob 2>/dev/null), 1, yielder in its own autogroup next to a hog: cpu share $sb <= 0.10 (status $rc)" \
+	test $rc = 0 -a "$(cat /proc/cmdline)" = lp_test_other -a "$(cat $knob 2>/dev/null)" = 1 \
+	-a -n "$(in_range "$sb" 0 0.10 && echo y)"
+for m in livepatch_compat_yield lp_test_stack; do
+	[[ -d /sys/kernel/livepatch/$m ]] && lp_off $m
+	grep -q "^$m " /proc/modules && rmmod $m
+done
 
 # Another vendor's cumulative livepatch with this one's state id at its
 # version (2) after this one: the livepatch core lets it replace this one
