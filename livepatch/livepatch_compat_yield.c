@@ -385,45 +385,50 @@ static void lp_test_hold_write(struct kobject *kobj,
 
 /*
  * LP_TEST_HOLD_TRANSITION, a test build: it also replaces
- * msleep_interruptible() (with the same code), and a write of N to its
- * parameter hold_transition_ms starts a kernel thread that sleeps N ms
- * in that function (0 wakes it at once). While it sleeps there, the
- * transition of a build that replaces this one cannot switch it: its
- * stack holds a function the transition takes away. The transition stays
- * open that long, on either kernel: the window in which an upgrade is
- * reversed, held open on purpose.
+ * schedule_timeout_interruptible() (with the same code), and a write of N
+ * to its parameter hold_transition_ms starts a kernel thread that sleeps
+ * up to N ms in that function (0 wakes it at once, with a SIGKILL). While
+ * it sleeps there, the transition of a build that replaces this one
+ * cannot switch it: its stack holds a function the transition takes
+ * away. The transition stays open that long, on either kernel: the
+ * window in which an upgrade is reversed, held open on purpose. The
+ * thread must be started before the replacing build is loaded (one
+ * started during the transition starts on the new build). The parameter
+ * takes writes only while this build is loaded and enabled (lp_init
+ * done, lp_exit not begun).
  */
 #ifdef LP_TEST_HOLD_TRANSITION
 #include <linux/kthread.h>
 #define LP_TEST_HOLD_TRANSITION_MAX_MS	60000
 static DEFINE_MUTEX(lp_test_hold_mutex);
+static bool lp_test_hold_live;
 static struct task_struct *lp_test_holder;
 static unsigned int lp_test_hold_ms;
 
-static unsigned long lp_test_msleep_interruptible(unsigned int msecs)
+/*
+ * schedule_timeout_interruptible() of both kernels; noinline: the stack
+ * check looks for this function's own frame
+ */
+static noinline signed long lp_test_schedule_timeout_interruptible(signed long timeout)
 {
-	unsigned long timeout = msecs_to_jiffies(msecs) + 1;
-
-	while (timeout && !signal_pending(current) &&
-	       !(current == READ_ONCE(lp_test_holder) && kthread_should_stop()))
-		timeout = schedule_timeout_interruptible(timeout);
-	return jiffies_to_msecs(timeout);
+	__set_current_state(TASK_INTERRUPTIBLE);
+	return schedule_timeout(timeout);
 }
 
 static int lp_test_hold(void *data)
 {
 	unsigned int ms = (unsigned long)data;
+	signed long timeout = msecs_to_jiffies(ms);
 
+	allow_signal(SIGKILL);
 	pr_info("test build: a thread sleeps up to %u ms where a replacing build's transition waits for it\n",
 		ms);
-	lp_test_msleep_interruptible(ms);
+	/* the livepatch core's wake-ups (no signal) sleep again at once */
+	while (timeout && !signal_pending(current))
+		timeout = lp_test_schedule_timeout_interruptible(timeout);
 	pr_info("test build: the thread that held transitions is awake\n");
-	set_current_state(TASK_INTERRUPTIBLE);
-	while (!kthread_should_stop()) {
-		schedule();
-		set_current_state(TASK_INTERRUPTIBLE);
-	}
-	__set_current_state(TASK_RUNNING);
+	while (!kthread_should_stop())
+		schedule_timeout_uninterruptible(HZ / 10);
 	return 0;
 }
 
@@ -432,8 +437,9 @@ static void lp_test_hold_stop(void)
 {
 	if (!lp_test_holder)
 		return;
+	send_sig(SIGKILL, lp_test_holder, 1);
 	kthread_stop(lp_test_holder);
-	WRITE_ONCE(lp_test_holder, NULL);
+	lp_test_holder = NULL;
 	lp_test_hold_ms = 0;
 }
 
@@ -449,14 +455,17 @@ static int lp_test_hold_set(const char *val, const struct kernel_param *kp)
 	if (ms > LP_TEST_HOLD_TRANSITION_MAX_MS)
 		return -EINVAL;
 	mutex_lock(&lp_test_hold_mutex);
+	if (!lp_test_hold_live) {
+		mutex_unlock(&lp_test_hold_mutex);
+		return -EBUSY;
+	}
 	lp_test_hold_stop();
 	if (ms) {
-		t = kthread_create(lp_test_hold, (void *)(unsigned long)ms, "lp_test_hold");
+		t = kthread_run(lp_test_hold, (void *)(unsigned long)ms, "lp_test_hold");
 		ret = PTR_ERR_OR_ZERO(t);
 		if (!ret) {
-			WRITE_ONCE(lp_test_holder, t);
+			lp_test_holder = t;
 			lp_test_hold_ms = ms;
-			wake_up_process(t);
 		}
 	}
 	mutex_unlock(&lp_test_hold_mutex);
@@ -469,13 +478,6 @@ static const struct kernel_param_ops lp_test_hold_ops = {
 };
 module_param_cb(hold_transition_ms, &lp_test_hold_ops, &lp_test_hold_ms, 0644);
 #endif
-
-/*
- * LP_TEST_COPY_EARLY, a test build: an upgrade copies the switch's value
- * from the earlier build before it removes that build's files, not after:
- * a write still in the earlier build's handler then lands where nothing
- * reads it. The fault the held-write check must see.
- */
 
 #ifdef LP_TEST_MISSING_SYMBOL
 /* Test build: a symbol no kernel has, to see the module refused. */
@@ -994,6 +996,12 @@ static void lp_post_patch(struct klp_object *obj)
 	if (prev) {
 		with_sysctl = sysctl || prev->sysctl;
 #ifdef LP_TEST_COPY_EARLY
+		/*
+		 * A test build copies the value before the earlier build's
+		 * files go, not after: a write still in their handler then
+		 * lands where nothing reads it. The fault the held-write
+		 * check must see.
+		 */
 		sched_compat_yield_set(prev->get());
 #endif
 		lp_files_remove(prev);
@@ -1135,8 +1143,8 @@ static struct klp_func lp_funcs[] = {
 	},
 #ifdef LP_TEST_HOLD_TRANSITION
 	{
-		.old_name = "msleep_interruptible",
-		.new_func = lp_test_msleep_interruptible,
+		.old_name = "schedule_timeout_interruptible",
+		.new_func = lp_test_schedule_timeout_interruptible,
 	},
 #endif
 	{ }
@@ -1204,7 +1212,18 @@ static int __init lp_init(void)
 		lp_knob_existed = true;
 		lp_patch.replace = replace;
 	}
+#ifdef LP_TEST_HOLD_TRANSITION
+	{
+		int ret = klp_enable_patch(&lp_patch);
+
+		mutex_lock(&lp_test_hold_mutex);
+		lp_test_hold_live = !ret;
+		mutex_unlock(&lp_test_hold_mutex);
+		return ret;
+	}
+#else
 	return klp_enable_patch(&lp_patch);
+#endif
 }
 
 /*
@@ -1218,6 +1237,7 @@ static void __exit lp_exit(void)
 {
 #ifdef LP_TEST_HOLD_TRANSITION
 	mutex_lock(&lp_test_hold_mutex);
+	lp_test_hold_live = false;
 	lp_test_hold_stop();
 	mutex_unlock(&lp_test_hold_mutex);
 #endif

@@ -523,7 +523,10 @@ held_write() {
 	hw_rc=$?
 	return $rc
 }
-upgrade_over_hold() { insmod "$lpko" && lp_on livepatch_compat_yield && lp_gone $hold; }
+# the upgrade: HELD_KO named HELD_NAME (default: the build under test)
+upgrade_over_hold() {
+	insmod "${HELD_KO:-$lpko}" && lp_on "${HELD_NAME:-livepatch_compat_yield}" && lp_gone $hold
+}
 held_upgrade() {
 	insmod "$T/$hold.ko" && lp_on $hold && [[ $(cat $knob) == 0 ]] || return 1
 	held_write 1 upgrade_over_hold || return 1
@@ -558,19 +561,12 @@ done
 # removes the earlier build's files (livepatch/build.sh's copy-early test
 # build, LP_TEST_COPY_EARLY): the held write lands in the files of the
 # build that goes, and the knob reads 0 after it returned.
-copy_early_upgrade() {
-	insmod "$T/copy-early.ko" && lp_on livepatch_compat_yield_next && lp_gone $hold
-}
-hw_rc=
-if insmod "$T/$hold.ko" && lp_on $hold && [[ $(cat $knob) == 0 ]]; then
-	held_write 1 copy_early_upgrade
-	rc=$?
-else
-	rc=1
-fi
+hs= hrun=
+HELD_KO=$T/copy-early.ko HELD_NAME=livepatch_compat_yield_next held_upgrade
+rc=$?
 v=$(cat $knob 2>/dev/null)
-check "fault: an upgrade that copies the knob before it removes the replaced build's files loses a write of 1 held in that build's handler: the write returns (status ${hw_rc:-none}), the knob reads ${v:-missing}, 0 (status $rc)" \
-	test $rc = 0 -a "$hw_rc" = 0 -a "$v" = 0
+check "fault: the check above red on an upgrade that copies the knob before it removes the replaced build's files (status $rc, not 0): the held write of 1 returned (status ${hw_rc:-none}), the knob reads ${v:-missing}, 0" \
+	test $rc != 0 -a "$hw_rc" = 0 -a "$v" = 0
 for m in $hold livepatch_compat_yield_next; do
 	[[ -d /sys/kernel/livepatch/$m ]] && lp_off $m
 	grep -q "^$m " /proc/modules && rmmod $m
@@ -594,36 +590,49 @@ holder() {
 	done
 	return 1
 }
-# held_upgrade_start: the holding thread asleep, the build under test
-# loaded to replace the running one, its transition open with every task
-# switched but the holder (this shell's patch state 1, the holder's 0);
-# "transition/holder/shell" in mid
+# held_upgrade_start [ARGS]: the holding thread asleep, the build under
+# test loaded (with ARGS) to replace the running one, its transition open
+# with every task switched but the holder (this shell's patch state 1,
+# the holder's 0); "transition/holder/shell" in mid
 held_upgrade_start() {
 	local p
 	mid=
-	echo 30000 >$hold_param && p=$(holder) && insmod "$lpko" || return 1
-	lp_wait "[[ \$(cat /proc/$$/patch_state) == 1 ]]"
+	echo 30000 >$hold_param && p=$(holder) && insmod "$lpko" "$@" || return 1
+	lp_wait "[[ \$(cat /proc/$$/patch_state) == 1 || \$(cat $lp/transition) != 1 ]]"
 	mid=$(cat $lp/transition)/$(cat /proc/$p/patch_state)/$(cat /proc/$$/patch_state)
 	[[ $mid == 1/0/1 ]]
+}
+# holder_woke: the holder's sleep ended (the dmesg lines after line $1)
+holder_woke() {
+	dmesg | tail -n +$(($1 + 1)) | grep -q 'the thread that held transitions is awake'
 }
 reversed_upgrade() {
 	echo +cpu >$cg/cgroup.subtree_control && mkdir -p $gy &&
 		insmod "$T/$held.ko" sysctl=1 && lp_on $held &&
 		echo 1 >$knob && echo 1 >$gy/cpu.compat_yield || return 1
+	local before
+	before=$(dmesg | wc -l)
 	held_upgrade_start || return 1
 	echo 0 >$lp/enabled && lp_wait "[[ ! -d $lp ]]" && rmmod livepatch_compat_yield || return 1
 	# reversed while the holder still slept
-	holder >/dev/null || return 1
+	! holder_woke "$before" || return 1
 	after=$(cat /sys/kernel/livepatch/$held/enabled)$(cat /sys/kernel/livepatch/$held/transition)
 	read -r hs hrun <<<"$(session_share "$SCY_BIN/tests")"
-	echo 0 >$hold_param
+	echo 0 >$hold_param || return 1
 	[[ $after == 10 && $(cat $knob) == 1 && $(gval) == 1 && $(cat $ctl) == 1 ]] &&
 		is_number "$hrun" && ((hrun < AT_ONCE_RUN_MAX))
 }
 write_in_upgrade() {
-	held_upgrade_start || return 1
+	local before
+	before=$(dmesg | wc -l)
+	# loaded with sched_compat_yield=1, which an upgrade does not take:
+	# a build that carried nothing over would read 1, or 0 from the
+	# default without the parameter
+	held_upgrade_start sched_compat_yield=1 || return 1
 	echo 0 >$knob && [[ $(cat $knob) == 0 ]] || return 1
-	echo 0 >$hold_param
+	# the transition still held when the write was made
+	! holder_woke "$before" && [[ $(cat $lp/transition) == 1 ]] || return 1
+	echo 0 >$hold_param || return 1
 	lp_on livepatch_compat_yield && lp_gone $held || return 1
 	read -r hs hrun <<<"$(session_share "$SCY_BIN/tests")"
 	[[ $(cat $knob) == 0 && $(gval) == 1 && $(cat $ctl) == 0 ]] && is_number "$hrun" && ((hrun >= AT_ONCE_RUN_MAX))
