@@ -645,7 +645,7 @@ check "an upgrade reversed while its transition is held open (transition/holder'
 mid= hs= hrun=
 write_in_upgrade
 rc=$?
-check "a write of 0 while an upgrade's transition is held open (${mid:-none}, 1/0/1): once let go, the new build (loaded without sysctl=1) has knob $(cat $knob 2>/dev/null) and the sysctl $(cat $ctl 2>/dev/null), both 0, the group's $(gval), 1, and the yield follows (the stock yield's runs: up to ${hrun:-missing} >= $AT_ONCE_RUN_MAX, cpu share ${hs:-missing}) (status $rc)" \
+check "a write of 0 while an upgrade's transition is held open (${mid:-none}, 1/0/1): once let go, the new build (loaded with sched_compat_yield=1, without sysctl=1) has knob $(cat $knob 2>/dev/null) and the sysctl $(cat $ctl 2>/dev/null), both 0, the group's $(gval), 1, and the yield follows (the stock yield's runs: up to ${hrun:-missing} >= $AT_ONCE_RUN_MAX, cpu share ${hs:-missing}) (status $rc)" \
 	test $rc = 0
 [[ -e $hold_param ]] && echo 0 >$hold_param
 for m in livepatch_compat_yield $held; do
