@@ -385,9 +385,9 @@ static void lp_test_hold_write(struct kobject *kobj,
 
 /*
  * LP_TEST_HOLD_TRANSITION, a test build: it also replaces
- * schedule_timeout_interruptible() (with the same code), and a write of N
- * to its parameter hold_transition_ms starts a kernel thread that sleeps
- * up to N ms in that function (0 wakes it at once, with a SIGKILL). While
+ * msleep_interruptible() (with the same code), and a write of N to its
+ * parameter hold_transition_ms starts a kernel thread that sleeps up to N
+ * ms in that function (0 wakes it at once, with a SIGKILL). While
  * it sleeps there, the transition of a build that replaces this one
  * cannot switch it: its stack holds a function the transition takes
  * away. The transition stays open that long, on either kernel: the
@@ -406,26 +406,28 @@ static struct task_struct *lp_test_holder;
 static unsigned int lp_test_hold_ms;
 
 /*
- * schedule_timeout_interruptible() of both kernels; noinline: the stack
- * check looks for this function's own frame
+ * msleep_interruptible() of the kernel this build is for: 6.1 sleeps a
+ * jiffy more (LP_TEST_MSLEEP_EXTRA, livepatch/build.sh). Its loop keeps
+ * this function's frame on the sleeper's stack (noinline, whatever the
+ * compiler does), which the transition's stack check looks for.
  */
-static noinline signed long lp_test_schedule_timeout_interruptible(signed long timeout)
+static noinline unsigned long lp_test_msleep_interruptible(unsigned int msecs)
 {
-	__set_current_state(TASK_INTERRUPTIBLE);
-	return schedule_timeout(timeout);
+	unsigned long timeout = msecs_to_jiffies(msecs) + LP_TEST_MSLEEP_EXTRA;
+
+	while (timeout && !signal_pending(current))
+		timeout = schedule_timeout_interruptible(timeout);
+	return jiffies_to_msecs(timeout);
 }
 
 static int lp_test_hold(void *data)
 {
 	unsigned int ms = (unsigned long)data;
-	signed long timeout = msecs_to_jiffies(ms);
 
 	allow_signal(SIGKILL);
 	pr_info("test build: a thread sleeps up to %u ms where a replacing build's transition waits for it\n",
 		ms);
-	/* the livepatch core's wake-ups (no signal) sleep again at once */
-	while (timeout && !signal_pending(current))
-		timeout = lp_test_schedule_timeout_interruptible(timeout);
+	lp_test_msleep_interruptible(ms);
 	pr_info("test build: the thread that held transitions is awake\n");
 	while (!kthread_should_stop())
 		schedule_timeout_uninterruptible(HZ / 10);
@@ -1143,8 +1145,8 @@ static struct klp_func lp_funcs[] = {
 	},
 #ifdef LP_TEST_HOLD_TRANSITION
 	{
-		.old_name = "schedule_timeout_interruptible",
-		.new_func = lp_test_schedule_timeout_interruptible,
+		.old_name = "msleep_interruptible",
+		.new_func = lp_test_msleep_interruptible,
 	},
 #endif
 	{ }
