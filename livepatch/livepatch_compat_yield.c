@@ -394,8 +394,8 @@ static void lp_test_hold_write(struct kobject *kobj,
  * window in which an upgrade is reversed, held open on purpose. The
  * thread must be started before the replacing build is loaded (one
  * started during the transition starts on the new build). The parameter
- * takes writes only while this build is loaded and enabled (lp_init
- * done, lp_exit not begun).
+ * takes writes only between a successful lp_init and lp_exit, so that no
+ * thread outlives the module's code.
  */
 #ifdef LP_TEST_HOLD_TRANSITION
 #include <linux/kthread.h>
