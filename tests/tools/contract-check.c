@@ -9,6 +9,8 @@
  *     the knob-1 samples are, and no lower than the contract's bound;
  *   - a knob-1 window at the bound passes, and one whose samples alone grow
  *     fails: every yield 50 ms longer (p50), 2% of them (p99), one (max);
+ *     so does a window one tick past the bound at each statistic (a rule
+ *     that keeps the yielder a tick longer): the slack is less than that;
  *   - one knob-1 yield that returned at once fails G1 where G1 is judged,
  *     a loop share over 0.5% fails the shares where they are judged;
  *   - where time is not judged (-U), time, G1 and G4 are SKIPs, never
@@ -49,7 +51,7 @@
 
 enum prop {
 	P_BOUND, P_STAYS, P_PASS, P_P50, P_P99, P_MAX, P_G1, P_LOOP, P_UNTIMED,
-	P_STALLS, P_G5, P_REWEIGHT, P_NOYIELD, P_STALL_WIN, NR_PROP
+	P_STALLS, P_G5, P_REWEIGHT, P_NOYIELD, P_STALL_WIN, P_TICK, NR_PROP
 };
 
 static const char * const prop_text[NR_PROP] = {
@@ -67,6 +69,7 @@ static const char * const prop_text[NR_PROP] = {
 	"the kernel's own reweight_entity() (the livepatch on 6.12): the p99 and max limits of a cell whose flipped rival is a task at the yielder's level grow by that rival's light request (slice * 1024 / w, to the tick), and no other limit moves",
 	"a knob-1 window without a yield, time judged: the time line fails, and so do the shares where they are judged",
 	"a loop share over 0.5% in a window with a stall as long as the window: a SKIP with -S or -U; it fails with a stall a millisecond shorter, and where time is judged",
+	"a knob-1 window one tick past the bound (the larger of it and knob 0's figure) at p50, at p99, at the max: the time line fails each time",
 };
 
 static int held[NR_PROP], failed[NR_PROP];
@@ -180,6 +183,26 @@ static void check_cell(const struct ct_sched *sp, const char *kname,
 	ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
 	note(P_MAX, j2.st[CT_TIME] == CT_FAIL, what);
 	note(P_STAYS, same_limits(&j, &j2), what);
+	/* one tick past the bound, one statistic at a time */
+	{
+		__u64 slack = sp->tick_ns / CT_SLACK_DIV, q = sp->tick_ns;
+		bool red = true;
+
+		grown = k1;
+		grown.p50 = j.lim50 - slack + q;
+		ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
+		red = red && j2.st[CT_TIME] == CT_FAIL;
+		grown = k1;
+		grown.p99 = j.lim99 - slack + q;
+		grown.max = grown.p99 > grown.max ? grown.p99 : grown.max;
+		ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
+		red = red && j2.st[CT_TIME] == CT_FAIL;
+		grown = k1;
+		grown.max = j.limmax - slack + q;
+		ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
+		red = red && j2.st[CT_TIME] == CT_FAIL;
+		note(P_TICK, red, what);
+	}
 	/* a knob-1 window of zeros: the limits again */
 	memset(&grown, 0, sizeof(grown));
 	grown.nyields = 1;
