@@ -130,7 +130,7 @@
  * path into the yield before it: the clock reads, the yield, and the
  * tick's own work (its softirqs: timers, RCU), which differs from one tick
  * to the next.  Debian's kernels under -icount put samples up to about
- * 100 us past their whole ticks (Documentation/testing.md, the
+ * 120 us past their whole ticks (Documentation/testing.md, the
  * allowances); a rule that keeps the yielder one tick longer is twenty
  * slacks over.
  */
