@@ -769,7 +769,7 @@ void ct_judge(const struct ct_sched *sp, const struct ct_cell *c,
 	      struct ct_judgement *j)
 {
 	const struct ct_bound *b = &j->b;
-	__u64 q = sp->tick_ns, slack = q / CT_SLACK_DIV;
+	__u64 q = sp->tick_ns, slack = CT_SLACK_NS;
 	__u64 k50 = k0->nyields ? k0->p50 : 0, k99 = k0->nyields ? k0->p99 : 0;
 	__u64 kmax = k0->nyields ? k0->max : 0;
 	bool timed = !untimed, ok50, ok99, okmax;
@@ -946,7 +946,7 @@ void ct_judge_outside(const struct ct_sched *sp, const struct ct_win *k0,
 		      const struct ct_win *k1, const char *untimed,
 		      struct ct_judgement *j)
 {
-	__u64 q = sp->tick_ns, slack = q / CT_SLACK_DIV;
+	__u64 q = sp->tick_ns, slack = CT_SLACK_NS;
 	double f0 = k0->nyields ? (double)k0->at_once / k0->nyields : 0;
 	double f1 = k1->nyields ? (double)k1->at_once / k1->nyields : 0;
 	const char *why;

@@ -10,7 +10,8 @@
  *   - a knob-1 window at the bound passes, and one whose samples alone grow
  *     fails: every yield 50 ms longer (p50), 2% of them (p99), one (max);
  *     so does a window one tick past the bound at each statistic (a rule
- *     that keeps the yielder a tick longer): the slack is less than that;
+ *     that keeps the yielder a tick longer), while one 175 us past (the
+ *     path from the tick back into the yielder) passes;
  *   - one knob-1 yield that returned at once fails G1 where G1 is judged,
  *     a loop share over 0.5% fails the shares where they are judged;
  *   - where time is not judged (-U), time, G1 and G4 are SKIPs, never
@@ -69,7 +70,7 @@ static const char * const prop_text[NR_PROP] = {
 	"the kernel's own reweight_entity() (the livepatch on 6.12): the p99 and max limits of a cell whose flipped rival is a task at the yielder's level grow by that rival's light request (slice * 1024 / w, to the tick), and no other limit moves",
 	"a knob-1 window without a yield, time judged: the time line fails, and so do the shares where they are judged",
 	"a loop share over 0.5% in a window with a stall as long as the window: a SKIP with -S or -U; it fails with a stall a millisecond shorter, and where time is judged",
-	"a knob-1 window one tick past the bound (the larger of it and knob 0's figure) at p50, at p99, at the max: the time line fails each time",
+	"a knob-1 window one tick past the bound (the larger of the contract's and knob 0's figure, or their sum where the cell sums them) at p50, at p99, at the max: the time line fails each time; 175 us past at all three (the path from the tick back into the yielder) passes",
 };
 
 static int held[NR_PROP], failed[NR_PROP];
@@ -183,25 +184,45 @@ static void check_cell(const struct ct_sched *sp, const char *kname,
 	ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
 	note(P_MAX, j2.st[CT_TIME] == CT_FAIL, what);
 	note(P_STAYS, same_limits(&j, &j2), what);
-	/* one tick past the bound, one statistic at a time */
+	/*
+	 * One tick past the bound, one statistic at a time: the bound is the
+	 * larger of the contract's and knob 0's figure, or their sum and a
+	 * tick where the cell sums them; the judge's own limits decide.
+	 */
 	{
-		__u64 slack = sp->tick_ns / CT_SLACK_DIV, q = sp->tick_ns;
+		__u64 q = sp->tick_ns, b50, b99, bmax;
 		bool red = true;
 
+		b50 = j.b.p50 > k0.p50 ? j.b.p50 : k0.p50;
+		if (j.b.k0_sum) {
+			b99 = k0.p99 + j.b.p99 + q;
+			bmax = k0.max + j.b.max + q;
+		} else {
+			b99 = j.b.p99 > k0.p99 ? j.b.p99 : k0.p99;
+			bmax = j.b.max > k0.max ? j.b.max : k0.max;
+		}
 		grown = k1;
-		grown.p50 = j.lim50 - slack + q;
+		grown.p50 = b50 + q;
+		grown.p99 = grown.p99 > grown.p50 ? grown.p99 : grown.p50;
+		grown.max = grown.max > grown.p99 ? grown.max : grown.p99;
 		ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
 		red = red && j2.st[CT_TIME] == CT_FAIL;
 		grown = k1;
-		grown.p99 = j.lim99 - slack + q;
-		grown.max = grown.p99 > grown.max ? grown.p99 : grown.max;
+		grown.p99 = b99 + q;
+		grown.max = grown.max > grown.p99 ? grown.max : grown.p99;
 		ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
 		red = red && j2.st[CT_TIME] == CT_FAIL;
 		grown = k1;
-		grown.max = j.limmax - slack + q;
+		grown.max = bmax + q;
 		ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
 		red = red && j2.st[CT_TIME] == CT_FAIL;
-		note(P_TICK, red, what);
+		/* and the slack covers the path from the tick: 175 us passes */
+		grown = k1;
+		grown.p50 = b50 + 175000;
+		grown.p99 = b99 + 175000;
+		grown.max = bmax + 175000;
+		ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
+		note(P_TICK, red && j2.st[CT_TIME] == CT_OK, what);
 	}
 	/* a knob-1 window of zeros: the limits again */
 	memset(&grown, 0, sizeof(grown));
@@ -296,8 +317,8 @@ static void check_cell(const struct ct_sched *sp, const char *kname,
 	ct_judge_outside(sp, &k0, &k0, NULL, &j);
 	note(P_G5, j.st[CT_TIME] == CT_OK && j.st[CT_G1] == CT_OK &&
 	     j.st[CT_SHARES] == CT_OK && j.st[CT_G4] == CT_SKIP &&
-	     j.lim50 == k0.p50 + sp->tick_ns + sp->tick_ns / CT_SLACK_DIV &&
-	     j.lim99 == k0.p99 + sp->tick_ns + sp->tick_ns / CT_SLACK_DIV,
+	     j.lim50 == k0.p50 + sp->tick_ns + CT_SLACK_NS &&
+	     j.lim99 == k0.p99 + sp->tick_ns + CT_SLACK_NS,
 	     what);
 	grown = k0;
 	grown.p50 += DELAY;
