@@ -274,6 +274,15 @@ subtest "the EEVDF bound holds in a tick-level model of the pick with the compat
 # guest stopped by the host (tests/stalls-model.py).
 subtest "the stalls stage's check that -S keeps a genuine wait holds in a model of a stopped guest, and fails on -S that takes out whole samples" \
 	python3 tests/stalls-model.py
+# tests/tick-excess.py on a made-up dump: a window's first sample left out,
+# one sample in each bin of excess past the ticks, the last one a window's
+# last, a knob-0 window and samples under half a tick not counted.
+printf '%s\n' 'cell,window,knob,samples_us' '3,k0,0,9000.0 8500.0' \
+	'3,k1,1,7000.0 8050.0 1000.0 8150.0 4300.0 12900.0' >"$tmp/excess.D"
+printf '%s\n' 'cell,event' '3,policy-flip' >"$tmp/excess.csv"
+out=$(python3 tests/tick-excess.py 4000 "$tmp/excess.D:$tmp/excess.csv" | tail -n 1 | cut -d, -f2-)
+check "tick-excess.py counts the knob-1 samples past their ticks by bin (got '$out')" \
+	test "$out" = "policy-flip,1,4,1,1,1,1,300.0,1"
 while IFS='|' read -r tool want args; do
 	case $tool in
 	bench/*) cmd=(bash "$tool") ;;

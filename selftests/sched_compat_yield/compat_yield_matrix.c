@@ -207,8 +207,9 @@
  * cpu.idle (idle-flip), a single CPU (migrate).  A setup step that fails
  * as root where the feature exists is a failure.  The knob, the autogroup
  * setting and the groups are restored at exit, also on SIGINT, SIGTERM,
- * SIGHUP.  -o FILE writes every window as CSV; -M FILE exists while a
- * knob-1 window measures, for a host that measures alongside.
+ * SIGHUP.  -o FILE writes every window as CSV; -D FILE every window's
+ * samples of time away (tests/tick-excess.py reads them); -M FILE exists
+ * while a knob-1 window measures, for a host that measures alongside.
  *
  * -O, the opt-in form: the knob-1 windows keep the machine's switch at 0
  * and set cpu.compat_yield of the yielder's job group to 1 (the cgroup
@@ -409,6 +410,8 @@ static bool opt_optin;
 static bool opt_rivals_in;
 static int opt_cpu = -1;
 static FILE *csv;
+/* -D: every window's samples, for a look at their spread */
+static FILE *dump;
 static __u64 tick_ns;
 static int cpu_a = -1, cpu_b = -1;	/* measured CPU, second CPU */
 static char cg_base[64];
@@ -1653,6 +1656,12 @@ static int run_window(const struct ct_cell *c, struct win *w)
 		}
 		w->stalled = net_of_stalls(sh, w, l);
 	}
+	if (dump) {
+		fprintf(dump, "%d,%s,%d,", c->idx, w->kind, w->knob);
+		for (i = 0; i < (int)sh->n; i++)
+			fprintf(dump, "%s%.1f", i ? " " : "", sh->sample[i] / 1e3);
+		fprintf(dump, "\n");
+	}
 	scy_sort_u64(sh->sample, sh->n);
 	w->p50 = scy_percentile(sh->sample, sh->n, 50);
 	w->p99 = scy_percentile(sh->sample, sh->n, 99);
@@ -1990,10 +1999,12 @@ static int parse_index(const char *s, int *v)
 static void print_usage(const char *prog, FILE *f)
 {
 	fprintf(f,
-		"usage: %s [-d SECONDS] [-C CPU] [-o CSV] [-M FILE] [-O] [-R] [-F] [-S] [-U] [-n INDEX | -c REGEX] [-l]\n"
+		"usage: %s [-d SECONDS] [-C CPU] [-o CSV] [-D FILE] [-M FILE] [-O] [-R] [-F] [-S] [-U] [-n INDEX | -c REGEX] [-l]\n"
 		"  -d SECONDS  length of each window (default %.1f, %.1f..%.0f)\n"
 		"  -C CPU      the measured CPU (default: the highest allowed)\n"
 		"  -o CSV      write every window to this file\n"
+		"  -D FILE     write every window's samples of time away to this\n"
+		"              file, in us in the order taken: cell,window,knob,samples\n"
 		"  -M FILE     create FILE while a knob-1 window measures (removed\n"
 		"              at its end), for a host that measures alongside\n"
 		"  -O          opt in: the knob-1 windows keep the switch at 0 and set\n"
@@ -2017,7 +2028,7 @@ static void print_usage(const char *prog, FILE *f)
 
 int main(int argc, char **argv)
 {
-	const char *csv_path = NULL, *regex = NULL, *env;
+	const char *csv_path = NULL, *dump_path = NULL, *regex = NULL, *env;
 	struct ct_cell *cells;
 	bool full = false, list = false, *sel;
 	char name[128], skip[256] = "";
@@ -2030,7 +2041,7 @@ int main(int argc, char **argv)
 	env = getenv("SCY_MATRIX");
 	if (env && !strcmp(env, "full"))
 		full = true;
-	while ((opt = getopt(argc, argv, "d:C:o:M:ORFSUn:c:lh")) != -1) {
+	while ((opt = getopt(argc, argv, "d:C:o:D:M:ORFSUn:c:lh")) != -1) {
 		switch (opt) {
 		case 'd':
 			if (scy_parse_seconds(optarg, DURATION_MIN, DURATION_MAX,
@@ -2048,6 +2059,9 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			csv_path = optarg;
+			break;
+		case 'D':
+			dump_path = optarg;
 			break;
 		case 'M':
 			opt_mark = optarg;
@@ -2212,6 +2226,13 @@ int main(int argc, char **argv)
 					   strerror(errno));
 		fprintf(csv, "%s\n", CSV_HEADER);
 	}
+	if (dump_path && !skip[0]) {
+		dump = fopen(dump_path, "w");
+		if (!dump)
+			ksft_exit_fail_msg("cannot open %s: %s\n", dump_path,
+					   strerror(errno));
+		fprintf(dump, "cell,window,knob,samples_us\n");
+	}
 	atexit(restore_knob);
 	scy_on_signals(on_signal);
 	t_start = scy_now_ns();
@@ -2235,6 +2256,8 @@ int main(int argc, char **argv)
 			       (double)(scy_now_ns() - t_start) / NSEC_PER_SEC);
 	if (csv)
 		fclose(csv);
+	if (dump)
+		fclose(dump);
 	if (regex)
 		regfree(&re);
 	if (init_knob >= 0 && !skip[0] && scy_knob_read() != init_knob)
