@@ -130,10 +130,11 @@
  * loop: the clock reads, the return from the yield and the tick's own work
  * (its softirqs), which differs from one tick to the next.  That path is
  * instructions, not a part of the tick: Debian's kernels under -icount
- * put samples up to 120-175 us past their whole ticks
- * (Documentation/testing.md, the allowances); the slack is over twice
- * that, and a rule that keeps the yielder a tick longer (4 ms at HZ=250)
- * is ten slacks over.
+ * put samples up to 120 us past their whole ticks, apart from samples
+ * next to the test's own wake-ups between ticks
+ * (Documentation/testing.md, the allowances); the slack is over three
+ * times that, and a rule that keeps the yielder a tick longer (4 ms at
+ * HZ=250) is ten slacks over.
  */
 #define CT_SLACK_NS		(400 * 1000ULL)
 /*
