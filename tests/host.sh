@@ -171,7 +171,7 @@ for pdir in kernel-patches/v*/; do
 done
 plan $((planned + 3 + 3 + $(grep -c . <<<"$refusals") + $(wc -w <<<"$pp_strategies") + 1 + 4 + 2 * 2 + 3 + 2 +
 	1 + ${#pp_reports[@]} + 2 + 1 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 1 + 3 + ${#matrix_pages[@]} + 1 + 2 + placement_page + 2 +
-	machinery_counts + cyc_count + cpi_count + 3 + 1 + 1 + 1 + 1))
+	machinery_counts + cyc_count + cpi_count + 3 + 1 + 1 + 1 + 1 + 1))
 
 for pdir in kernel-patches/v*/; do
 	v=$(basename "$pdir")
