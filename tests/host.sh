@@ -42,6 +42,7 @@ tests/knob-fuzz|2|storm -p 65
 tests/knob-fuzz|2|storm -n 0
 tests/knob-fuzz|2|storm -r x
 tests/knob-fuzz|2|storm extra
+selftests/compat_yield_matrix|non-zero|-l -c no-such-cell
 tests/starve|2|
 tests/starve|2|alone -n 2
 tests/starve|2|probe -n 0

@@ -1075,13 +1075,14 @@ static void away_within(struct __test_metadata *_metadata,
 			const struct ctx *c, const struct window *k1,
 			const struct window *k0)
 {
-	__u64 slack = CT_SLACK_NS, l50, l99, lmax;
+	struct ct_win w0 = {
+		.nyields = k0->n, .p50 = k0->p50, .p99 = k0->p99, .max = k0->max,
+	};
+	__u64 l50, l99, lmax;
 	struct ct_bound b;
 
 	away_bound(c, k1->rival, &b);
-	l50 = (b.p50 > k0->p50 ? b.p50 : k0->p50) + slack;
-	l99 = (b.p99 > k0->p99 ? b.p99 : k0->p99) + slack;
-	lmax = (b.max > k0->max ? b.max : k0->max) + slack;
+	ct_time_limits(&c->sched, &b, &w0, &l50, &l99, &lmax);
 	printf("# %s placement, knob 1, %s: p50 %.1f p99 %.1f max %.1f us;",
 	       scy_placement_name(c->placement), rival_desc(k1->rival),
 	       us(k1->p50), us(k1->p99), us(k1->max));

@@ -2132,14 +2132,17 @@ int main(int argc, char **argv)
 		if (list && sel[i])
 			printf("%s\n", name);
 	}
-	if (list)
-		return KSFT_PASS;
-	/* a filter that matches nothing (an event renamed) is an error */
+	/*
+	 * A filter that matches nothing (an event renamed) is an error, in a
+	 * listing too: a caller that counts the cells must not count none.
+	 */
 	if (!nsel) {
 		fprintf(stderr, "no cell matches%s%s\n", regex ? " " : "",
 			regex ? regex : "");
 		return KSFT_FAIL;
 	}
+	if (list)
+		return KSFT_PASS;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ksft_print_header();

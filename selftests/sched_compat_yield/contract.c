@@ -763,13 +763,30 @@ static const char stall_g1[] =
 static const char stall_cpu[] =
 	"guest time stalls (-S): a stall is charged to the task that ran through it";
 
+void ct_time_limits(const struct ct_sched *sp, const struct ct_bound *b,
+		    const struct ct_win *k0, __u64 *lim50, __u64 *lim99,
+		    __u64 *limmax)
+{
+	__u64 q = sp->tick_ns, slack = CT_SLACK_NS;
+	__u64 k50 = k0->nyields ? k0->p50 : 0, k99 = k0->nyields ? k0->p99 : 0;
+	__u64 kmax = k0->nyields ? k0->max : 0;
+
+	*lim50 = max_u64(b->p50, k50) + slack;
+	if (b->k0_sum) {
+		*lim99 = k99 + b->p99 + q + slack;
+		*limmax = kmax + b->max + q + slack;
+	} else {
+		*lim99 = max_u64(b->p99, k99) + slack;
+		*limmax = max_u64(b->max, kmax) + slack;
+	}
+}
+
 void ct_judge(const struct ct_sched *sp, const struct ct_cell *c,
 	      const struct ct_win *k0, const struct ct_win *k1,
 	      const struct ct_win *nosib, const char *untimed,
 	      struct ct_judgement *j)
 {
 	const struct ct_bound *b = &j->b;
-	__u64 q = sp->tick_ns, slack = CT_SLACK_NS;
 	__u64 k50 = k0->nyields ? k0->p50 : 0, k99 = k0->nyields ? k0->p99 : 0;
 	__u64 kmax = k0->nyields ? k0->max : 0;
 	bool timed = !untimed, ok50, ok99, okmax;
@@ -783,14 +800,7 @@ void ct_judge(const struct ct_sched *sp, const struct ct_cell *c,
 
 	memset(j, 0, sizeof(*j));
 	ct_bound(sp, c, &j->b);
-	j->lim50 = max_u64(b->p50, k50) + slack;
-	if (b->k0_sum) {
-		j->lim99 = k99 + b->p99 + q + slack;
-		j->limmax = kmax + b->max + q + slack;
-	} else {
-		j->lim99 = max_u64(b->p99, k99) + slack;
-		j->limmax = max_u64(b->max, kmax) + slack;
-	}
+	ct_time_limits(sp, b, k0, &j->lim50, &j->lim99, &j->limmax);
 
 	/* time away per yield */
 	m = j->msg[CT_TIME];

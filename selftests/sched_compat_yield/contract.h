@@ -279,6 +279,15 @@ void ct_bound(const struct ct_sched *sp, const struct ct_cell *c,
  */
 void ct_bound_level(const struct ct_sched *sp, struct ct_bound *b, int tasks);
 /*
+ * The time limits of a knob-1 window from the bound @b and the same
+ * statistics of its knob-0 window @k0 (none where it made no yield): each
+ * the larger of the two, or their sum and a tick where @b->k0_sum, plus
+ * CT_SLACK_NS; never from a knob-1 window.
+ */
+void ct_time_limits(const struct ct_sched *sp, const struct ct_bound *b,
+		    const struct ct_win *k0, __u64 *lim50, __u64 *lim99,
+		    __u64 *limmax);
+/*
  * The kernel's parameters from /sys/kernel/debug/sched, with the tick
  * @tick_ns: 0, or -1 with the reason in @err.
  */
