@@ -114,10 +114,11 @@
 #define CT_LOOP_SHARE_MAX	0.005
 /*
  * The yielder's CPU share at knob 1 against knob 0's: a compat yield's
- * round trip costs the yielder 0.02-0.6% of the CPU under QEMU -icount
- * (one round trip a tick; the matrix's -icount page), so a point covers a
- * second round trip per tick where knob 0's share is as small (6.12 in one
- * group); a yielder the rule does not move keeps 50%.
+ * round trip costs the yielder 0.10-1.74% of the CPU under QEMU -icount
+ * shift 3 (one round trip a tick, the most beside light rivals; the
+ * starve stages of both kernels, never more than knob 0's share of the
+ * same cell), so a point covers a second round trip per tick where knob
+ * 0's share is as small; a yielder the rule does not move keeps 50%.
  */
 #define CT_CPU_NOISE		0.01
 /* G4: with the sibling at most twice the share without it, + a point */
