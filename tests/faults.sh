@@ -13,16 +13,18 @@
 # -icount, where the time the checks judge is executed instructions, as in
 # the starve stage whose checks they run:
 #   delay:1   every compat yield 50 ms longer: the matrix's time lines
-#             (their p50) and the starve stage's time away beside the hog;
+#             (each at its p50, p99 and max) and the starve stage's time
+#             away beside the hog;
 #   delay:20  one compat yield in 20 (5%) 50 ms longer: the matrix's time
-#             lines (their p99 and max);
+#             lines (each at its p99 and max);
 #   nocap     (6.12) the move without its span cap, the rule that kept a
-#             yielder 128 ms beside a 100-ms slice: the long-slice cell
-#             with a nice-0 rival;
-#   double    (6.1) the move twice as long: the matrix's time lines of the
-#             cells with two nice -10 rivals;
+#             yielder 128 ms beside a 100-ms slice: one of the starve
+#             stage's long-slice cells (tests/tap.sh);
+#   double    (6.1) the move twice as long: the median of the starve
+#             stage's cells with two or three nice -10 rivals;
 #   nomove    a compat yield that does not move the yielder: the matrix's
-#             G1 and shares lines, the share kselftest's knob-1 limits,
+#             G1 and shares lines, the starve stage's effective yields
+#             (yield_stats), the share kselftest's knob-1 limits,
 #             the jobs stage's check (two CPUs, tests/guest-jobs.sh),
 #             and the livepatch-icount stage's shares of a yield loop in a
 #             cgroup at 1 and in an autogroup at knob 1
@@ -73,7 +75,8 @@ for f in "${faults[@]}"; do
 	grc=0
 	SCY_ICOUNT=$SCY_STARVE_ICOUNT SCY_CPUS=1 bash "$SCY_REPO/vm/run.sh" --kernel "$kdir" \
 		--out "$out-${f/:/}" --timeout 900 --append "scy_fault=$f" \
-		-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" bash tests/fault-suite.sh rule "$f" || grc=$?
+		-- env SCY_BIN="$RESULTS/bin" SCY_KVER="$kver" SCY_MODULE="$mod/yield_stats.ko" \
+		bash tests/fault-suite.sh rule "$f" || grc=$?
 	guest_verdict "$out-${f/:/}" "$grc" "a one-CPU -icount guest of $name booted with scy_fault=$f"
 	((grc)) && rc=$grc
 done

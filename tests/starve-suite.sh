@@ -21,9 +21,8 @@
 # bound, G1 and the CPU shares, all of which host load would move
 # elsewhere: the default set but its migrate cells (one CPU; each task
 # placed on its own, autogroups on and off, among them), its cgroup
-# and nested cells without a flip in the opt-in form (-O), and the
-# long-slice cells of the full product that caught the rule without its
-# span cap.
+# and nested cells without a flip in the opt-in form (-O), and the cells
+# of the full product that witness the size of the move (tests/tap.sh).
 set -u
 : "${SCY_BIN:?}" "${SCY_KVER:?}" "${SCY_STARVE_SECONDS:=2}"
 S=$SCY_BIN/tests/starve
@@ -33,9 +32,9 @@ D=$SCY_STARVE_SECONDS
 
 # The plan: the knob, 5 checks at knob 1 and 4 at knob 0, the kselftest,
 # its time away beside the hog alone at knob 1, compat_yield_share's
-# baselines, the matrix's five runs (three with groups at 1: -O, -O -R,
+# baselines, the matrix's six runs (three with groups at 1: -O, -O -R,
 # -R), yield_stats' effective yields (2).
-plan 20
+plan 21
 echo "# starvation guest: kernel $(uname -r), $(nproc) CPU(s)"
 check "knob present" test -w $knob
 dbg=/sys/kernel/debug/sched
@@ -108,37 +107,15 @@ run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -O -R -d 0.6 \
 run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -R -d 0.6 \
 	-c '^[0-9]+ (cgroup|nested) .*event=(none|sleep-wake|sibling)$' \
 	-o "$SCY_RESULTS/matrix-outside-$SCY_KVER.csv"
-# A nice-19 rival with a 100-ms slice beside a nice -10 or nice-0 hog, from
-# the full product: its turns leave the yielder more lag than a turn of
-# each rival, and a compat yield that gave all of it up waited about 100 ms
-# for the hog each time (p50 128 ms beside nice -10, against 32). 2-s
-# windows: the 100-ms rival's first long turn comes late, its light weight
-# seldom making its deadline the earliest. SKIP on 6.1, which has no
-# custom slices.
-run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -d 2 -F \
-	-c 'same rivals=nice19,(nice-10|nice0) event=long-slice$' \
-	-o "$SCY_RESULTS/matrix-long-slice-$SCY_KVER.csv"
-# yield_stats (SCY_MODULE): the compat yields beside a hog are effective
-# (another task ran before the yielder again), which a stall of the guest
-# moves where guest time is the host's (the plain guests report it): here
-# judged without any allowance, as the module counts it for yield-share's
-# window (2 yields in flight at its edges, and those made while its
-# counters are read) and as yield-stats-test counts it for 500 yields.
-if [[ -f ${SCY_MODULE:-} ]] && insmod "$SCY_MODULE"; then
-	echo 1 >/sys/kernel/yield_stats/reset
-	mline=$("$SCY_BIN/yield-share" -d 1 -n 1 -k 1 -f kv 2>&1 | grep '^module yields=')
-	echo "# yield-share: $mline"
-	y=$(field yields "$mline") e=$(field effective "$mline")
-	ey=$(field edge_yields "$mline")
-	edge=$((2 + ${ey:-0}))
-	check "yield_stats, knob 1, 1 hog: >= 99% of yield-share's yields were effective, $edge at the edges aside (${e:-missing} of ${y:-missing})" \
-		test "${y:-0}" -gt 0 -a $((100 * (${e:-0} + edge))) -ge $((99 * ${y:-1}))
-	"$SCY_BIN/yield-stats-test" -n 500 -k 1 >"$SCY_RESULTS/yield-stats-test.tap" 2>&1
-	rc=$?
-	sed 's/^/  /' "$SCY_RESULTS/yield-stats-test.tap"
-	check "yield-stats-test -n 500 -k 1: exact counts and >= 99% effective against a hog (exit status $rc)" test $rc = 0
-	rmmod yield_stats
-else
-	not_ok "yield_stats (SCY_MODULE=${SCY_MODULE:-}) did not load"
-	not_ok "yield-stats-test: yield_stats did not load"
-fi
+# The full product's cells that witness the size of the move (tests/tap.sh;
+# the faults stage shows them red with a move uncapped or doubled): a
+# nice-19 rival with a 100-ms slice beside a nice -10 or nice-0 hog, whose
+# turns leave the yielder more lag than a turn of each rival; two or three
+# nice -10 rivals in the yielder's group.
+run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -F -d "$LONG_SLICE_SECONDS" \
+	-c "$LONG_SLICE_CELLS" -o "$SCY_RESULTS/matrix-long-slice-$SCY_KVER.csv"
+run_kselftest "$SCY_BIN/selftests" compat_yield_matrix -F -d 0.6 \
+	-c "$HEAVY_RIVALS_CELLS" -o "$SCY_RESULTS/matrix-heavy-rivals-$SCY_KVER.csv"
+# yield_stats' effective yields, judged here where a stall cannot move
+# them (tests/tap.sh)
+effective_yields "${SCY_MODULE:-}"

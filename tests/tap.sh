@@ -115,6 +115,56 @@ lone_yields_ineffective() {
 		test "$(cat "$d/ineffective")" -gt 0
 }
 
+# effective_yields MODULE: load yield_stats (MODULE) and check that the
+# compat yields beside a hog are effective (another task ran before the
+# yielder again), two checks; for a guest whose time a stall cannot move
+# (-icount: the starve stage; the faults stage shows both red with
+# nomove), as a stall charged to the hog leaves the yielder lag that some
+# yields then spend at once (the plain guests report it). The module
+# counts yield-share's window with 2 yields in flight at its edges and
+# those made while its counters are read; yield-stats-test counts 500
+# yields exactly. At least 99% effective: on EEVDF a kernel thread woken
+# between ticks is placed at the average vruntime, which the yielder's
+# lag holds back, and once it has run the yielder may yield once more
+# before the hog runs (G1's exception, design.md).
+effective_yields() {
+	local mline y e ey edge rc
+	if ! [[ -f $1 ]] || ! insmod "$1"; then
+		not_ok "yield_stats (${1:-no module}) did not load"
+		not_ok "yield-stats-test: yield_stats did not load"
+		return
+	fi
+	echo 1 >/sys/kernel/yield_stats/reset
+	mline=$("$SCY_BIN/yield-share" -d 1 -n 1 -k 1 -f kv 2>&1 | grep '^module yields=')
+	echo "# yield-share: $mline"
+	y=$(field yields "$mline") e=$(field effective "$mline")
+	ey=$(field edge_yields "$mline")
+	edge=$((2 + ${ey:-0}))
+	check "yield_stats, knob 1, 1 hog: >= 99% of yield-share's yields were effective, $edge at the edges aside (${e:-missing} of ${y:-missing})" \
+		test "${y:-0}" -gt 0 -a $((100 * (${e:-0} + edge))) -ge $((99 * ${y:-1}))
+	"$SCY_BIN/yield-stats-test" -n 500 -k 1 >"$SCY_RESULTS/yield-stats-test.tap" 2>&1
+	rc=$?
+	sed 's/^/  /' "$SCY_RESULTS/yield-stats-test.tap"
+	check "yield-stats-test -n 500 -k 1: exact counts and >= 99% effective against a hog (exit status $rc)" test $rc = 0
+	rmmod yield_stats
+}
+
+# The full product's cells that witness the size of the compat yield's
+# move, which the default set does not: the starve stage judges them and
+# the faults stage shows them red on a kernel whose move is uncapped
+# (nocap, 6.12) or twice as long (double, 6.1), with the same arguments
+# (-F and these cells and windows).
+# A nice-19 rival with a 100-ms custom slice beside a nice -10 or nice-0
+# hog, in the yielder's group or beside its cgroup (SKIP on 6.1, which has
+# no custom slices); 6-s windows, as the 100-ms rival's first long turn
+# comes late, its light weight seldom making its deadline the earliest.
+LONG_SLICE_CELLS='^[0-9]+ (same|cgroup-root) rivals=nice19,(nice-10|nice0) event=long-slice$'
+LONG_SLICE_SECONDS=6
+# Two or three nice -10 rivals in the yielder's group: their weight makes
+# the move, a part of a tick, a median of several ticks, which a longer
+# move lengthens by a tick or more; 0.6-s windows.
+HEAVY_RIVALS_CELLS='^[0-9]+ same rivals=nice-10,nice-10[^ ]* event=none$'
+
 # run_kselftest DIR NAME ARGS...: run the kselftest DIR/NAME, keep its TAP in
 # $SCY_RESULTS/NAME.tap and echo it nested (indented), then one test of
 # ours: ok when it exited with 0, a SKIP when it exited with 4 (kselftest's
