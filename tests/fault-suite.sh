@@ -146,8 +146,8 @@ if [[ $mode == rule ]]; then
 		# the starve stage's cells of two or three nice -10 rivals in
 		# the yielder's group (tests/tap.sh): a move that is a part of
 		# a tick shows in the median, 40-60 ms against bounds of
-		# 24-32 (beside one nice -10 and one of nice 0 the median
-		# moves by one tick, at the bound's edge)
+		# 28-40 (beside one nice -10 and one of nice 0 the median
+		# moves by one tick)
 		matrix_red "$f" "time away p50" "$HEAVY_RIVALS_CELLS" -F
 		;;
 	nomove)

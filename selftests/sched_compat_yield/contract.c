@@ -537,19 +537,18 @@ void ct_bound_level(const struct ct_sched *sp, struct ct_bound *b, int tasks)
 		/*
 		 * One move behind the leftmost rival, the typical case: half
 		 * of R; two moves at most (R), behind every rival. Each rival
-		 * that passes it runs whole turns, its sched_slice() to the
-		 * tick after it.
+		 * passes it in whole turns of its own, its sched_slice() to
+		 * the tick after it, so that each rival's part of the wait is
+		 * rounded up by up to a turn: three nice -10 rivals, 28 ms
+		 * of R / 2 on one CPU, take 3 turns of 4 ms each, 36 ms.
 		 */
-		__u64 turn, sum = 0, longest = 0;
+		__u64 sum = 0;
 		int i;
 
-		for (i = 0; i < b->n && i < CT_MAX_LEVEL_RIVALS; i++) {
-			turn = (cfs_slice(sp, b->rw[i], b->w + b->wr - b->rw[i],
+		for (i = 0; i < b->n && i < CT_MAX_LEVEL_RIVALS; i++)
+			sum += (cfs_slice(sp, b->rw[i], b->w + b->wr - b->rw[i],
 					  tasks) / q + 1) * q;
-			sum += turn;
-			longest = max_u64(longest, turn);
-		}
-		b->p50 = max_u64(ceil_to(b->r / 2, q) + longest, sum);
+		b->p50 = ceil_to(b->r / 2, q) + sum;
 		b->p99 = turns + sum;
 	}
 	b->max = b->p99;
@@ -728,10 +727,12 @@ void ct_bound(const struct ct_sched *sp, const struct ct_cell *c,
 		}
 		break;
 	case EV_MIGRATE:
-		extra = CT_WATCH_NS;
+		/*
+		 * Nothing: the matrix takes the other vCPU's turns out of the
+		 * samples, each from a watcher period before it was seen.
+		 */
 		off += snprintf(b->terms + off, sizeof(b->terms) - off,
-				"+ %.0f ms in p99 and max: a watcher period of each turn of another vCPU",
-				extra / 1e6);
+				"the other vCPU's turns out of the samples");
 		break;
 	default:
 		break;
