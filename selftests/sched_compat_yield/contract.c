@@ -728,11 +728,14 @@ void ct_bound(const struct ct_sched *sp, const struct ct_cell *c,
 		break;
 	case EV_MIGRATE:
 		/*
-		 * Nothing: the matrix takes the other vCPU's turns out of the
-		 * samples, each from a watcher period before it was seen.
+		 * The part of the other vCPU's turn that its watcher did not
+		 * see; the matrix takes the max less one more of each further
+		 * turn the sample spans.
 		 */
+		extra = CT_WATCH_NS;
 		off += snprintf(b->terms + off, sizeof(b->terms) - off,
-				"the other vCPU's turns out of the samples");
+				"+ %.0f ms in p99 and max: a watcher period, the other vCPU's turn unseen",
+				extra / 1e6);
 		break;
 	default:
 		break;
