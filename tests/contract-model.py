@@ -111,7 +111,9 @@ def model_cfs(weights, latency, min_gran, wakeup_gran, seed):
     rnd = random.Random(seed)
     ws = [1024] + list(weights)
     n = len(ws)
-    v = [rnd.uniform(0, 1) for _ in range(n)]
+    # seed 0: every task at the same vruntime, as tasks forked together
+    # start (rivals of equal weight then keep in step)
+    v = [0.0] * n if seed == 0 else [rnd.uniform(0, 1) for _ in range(n)]
 
     def sched_slice(i):
         period = max(latency, n * min_gran)
