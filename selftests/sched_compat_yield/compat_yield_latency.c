@@ -19,11 +19,11 @@
  * alone and with hog + rival, at knob 0, 1, 1, 0 (hog alone at 0 and 1,
  * then hog + rival at 1 and 0).  Asserted, for each knob-1 window: its
  * p50, p99 and max each at most the larger of the contract's bound for its
- * workers (contract.h: the rest of the yielder's request and a slice of
- * its own, weighted by its rivals' total weight, to the next tick; a tick
- * more for the p99 and max) and the same statistic of the knob-0 window
- * with the same workers, + 400 us for the path from the tick back into
- * the yielder (contract.h, CT_SLACK_NS).  The bound reads
+ * workers (ct_bound_level() in contract.c: the rivals' running time the
+ * yielder waits, in whole ticks, and the turns of the rivals that pass
+ * it) and the same statistic of the knob-0 window with the same workers,
+ * + 400 us for the path from the tick back into the yielder (contract.h,
+ * CT_SLACK_NS; ct_time_limits()).  The bound reads
  * the kernel's slices from /sys/kernel/debug/sched; without them the
  * comparison is a SKIP that says so.  No limit comes from a knob-1 window.
  *

@@ -1680,6 +1680,9 @@ static int run_window(const struct ct_cell *c, struct win *w)
 	w->p50 = scy_percentile(sh->sample, sh->n, 50);
 	w->p99 = scy_percentile(sh->sample, sh->n, 99);
 	w->n = sh->n;
+	/* migrate: the max less turns unseen is still at least the p99 */
+	if (w->max < w->p99)
+		w->max = w->p99;
 
 	/* shares; with copies on two CPUs the rivals count once per CPU */
 	ncpu = ev == EV_MIGRATE ? 2 : 1;

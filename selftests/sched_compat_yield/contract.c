@@ -527,12 +527,12 @@ void ct_bound_level(const struct ct_sched *sp, struct ct_bound *b, int tasks)
 	if (sp->kind == CT_EEVDF) {
 		/*
 		 * Eligible again, the entity still waits for each eligible
-		 * rival whose deadline comes first, a turn each: typically
-		 * one, at most all n; and a tick for a yield made inside
-		 * one.
+		 * rival whose deadline comes first, a turn each (a slice to
+		 * the tick after it): typically one, at most all n; and a
+		 * tick for a yield made inside one.
 		 */
-		b->p50 = turns + q;
-		b->p99 = turns + (b->n + 1) * q;
+		b->p50 = turns + turn_of(sl, q);
+		b->p99 = turns + b->n * turn_of(sl, q) + q;
 	} else {
 		/*
 		 * One move behind the leftmost rival, the typical case: half
@@ -540,7 +540,8 @@ void ct_bound_level(const struct ct_sched *sp, struct ct_bound *b, int tasks)
 		 * passes it in whole turns of its own, its sched_slice() to
 		 * the tick after it, so that each rival's part of the wait is
 		 * rounded up by up to a turn: three nice -10 rivals, 28 ms
-		 * of R / 2 on one CPU, take 3 turns of 4 ms each, 36 ms.
+		 * of R / 2 on one CPU, each take 3 turns of 4 ms, 36 ms,
+		 * within the bound of 28 + 3 * 4 = 40.
 		 */
 		__u64 sum = 0;
 		int i;
