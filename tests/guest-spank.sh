@@ -146,17 +146,23 @@ else
 	check "sbatch --export=NONE --compat-yield: the batch step reads 1 (status $rc, $b${v:+; $v})" \
 		test "$rc" = 0 -a "$b" = 1
 	# a job that has it, running until cancelled, and a step without the
-	# option beside it
-	jid=$(sbatch --parsable --job-name=cy-keep --compat-yield --output=/dev/null --wrap="sleep 300" 2>&1)
+	# option beside it.  The job's value is set when its batch step's task
+	# starts, which is after squeue shows the job running: the steps
+	# beside it start once the batch step has read its value.
+	rm -f "$slurm_dir/keep.out"
+	jid=$(sbatch --parsable --job-name=cy-keep --compat-yield \
+		--output="$slurm_dir/keep.out" \
+		--wrap="bash $slurm_dir/read.sh; sleep 300" 2>&1)
 	t=$((SECONDS + 120))
-	while [[ $(squeue -h -j "$jid" -o %t 2>/dev/null) != R ]] && ((SECONDS < t)); do
+	while [[ ! -s $slurm_dir/keep.out ]] && ((SECONDS < t)); do
 		sleep 0.2
 	done
+	b=$(cat "$slurm_dir/keep.out" 2>/dev/null)
 	v=$(timeout 120 srun --quiet --jobid="$jid" --overlap bash "$slurm_dir/read.sh" 2>&1)
 	v2=$(timeout 120 srun --quiet --jobid="$jid" --overlap bash "$slurm_dir/read.sh" 2>&1)
 	scancel "$jid" 2>/dev/null
-	check "srun --overlap without the option in a job with --compat-yield leaves it at 1 (job $jid: $v, then $v2)" \
-		test "$v" = 1 -a "$v2" = 1
+	check "srun --overlap without the option in a job with --compat-yield leaves it at 1 (job $jid: batch step $b, then $v, then $v2)" \
+		test "$b" = 1 -a "$v" = 1 -a "$v2" = 1
 	on=$(spank_cpu ys-on --compat-yield)
 	off=$(spank_cpu ys-off)
 	echo "# a yield loop alone in its job, a getppid() loop of another job on its CPU: the yield loop's part of the CPU and its yields in 2 s, with --compat-yield $on, without $off"
