@@ -196,9 +196,10 @@
  * waking every 5 ms alike) sees that CPU's own stalls (the host did not
  * run that vCPU, or the other vCPU had its turn, as under -icount), and
  * every sample loses the stall time it spans on the CPU it ran on (the
- * charged ones are left out), in any mode; the bound of the migrate
- * cells counts a watcher period of each such turn, which a watcher sees
- * only from its first late wake-up.
+ * charged ones are left out), in any mode, and the yielder's CPU share
+ * leaves out the run time of its iterations that ran over 1 ms; the
+ * bound of the migrate cells counts a watcher period of each such turn,
+ * which a watcher sees only from its first late wake-up.
  * Without -S or -U there are no probes: on a one-CPU guest each would be a
  * scheduling point between the ticks the bound counts.
  *
