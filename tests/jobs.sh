@@ -8,11 +8,11 @@
 # CPU time at knob 0, at knob 1 and with both jobs started as srun
 # --compat-yield, and the harvest beside SCHED_IDLE work; on 6.12 (no
 # FAULT), a second such guest judges the matrix's migrate cells, the
-# default cells the one-CPU guest of the starve stage cannot run (time,
-# G1 and shares, as there: no -U). Both at shift 2 (SCY_JOBS_ICOUNT): at
-# shift 3 a yield costs twice the guest time, and in the migrate cell of
-# three rivals that took the yielder to 1.54% of the CPU against knob 0's
-# 0.21% and its point of allowance, calibrated at shift 2. Prints TAP.
+# default cells the one-CPU guest of the starve stage cannot run (time and
+# the loop-counter share: no -U; the CPU shares, of which each CPU's turn
+# on the host thread they share is charged to the task on the other, are
+# reported only). Both at shift 2 (SCY_JOBS_ICOUNT), the speed the jobs
+# pair's steps are sized to. Prints TAP.
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
 . "$SCY_REPO/tests/tap.sh"

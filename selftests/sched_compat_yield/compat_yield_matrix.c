@@ -152,7 +152,9 @@
  *     others the rivals' group, unless its cpu.weight or cpu.idle flips,
  *     or its only rival sleeps): the yielder's loop-counter share at knob
  *     1 <= 0.5%, and its CPU share at knob 1 <= its CPU share at knob 0 +
- *     1 point (contract.h says why a point);
+ *     1 point (contract.h says why a point; not in the migrate cells,
+ *     whose two CPUs may take turns on one host thread, a CPU's turn
+ *     charged as run time to the task on the other: the loop share alone);
  *   - G4 (sibling cells): the yielder's CPU share at knob 1 with the
  *     sibling <= 2 x its share without it + 1 point;
  *   - a window at knob 1 without a single yield fails its time line.
@@ -196,10 +198,9 @@
  * waking every 5 ms alike) sees that CPU's own stalls (the host did not
  * run that vCPU, or the other vCPU had its turn, as under -icount), and
  * every sample loses the stall time it spans on the CPU it ran on (the
- * charged ones are left out), in any mode, and the yielder's CPU share
- * leaves out the run time of its iterations that ran over 1 ms; the
- * bound of the migrate cells counts a watcher period of each such turn,
- * which a watcher sees only from its first late wake-up.
+ * charged ones are left out), in any mode; the bound of the migrate
+ * cells counts a watcher period of each such turn, which a watcher sees
+ * only from its first late wake-up.
  * Without -S or -U there are no probes: on a one-CPU guest each would be a
  * scheduling point between the ticks the bound counts.
  *
@@ -354,8 +355,6 @@ struct win_shared {
 	__u64 max;		/* longest of them */
 	__u64 max_at;		/* when it started, from start_ns */
 	__u64 migrations;
-	/* CPU time charged to the yielder beyond its own (yielder_run()) */
-	__u64 charged_ns;
 	pid_t pid[NR_SLOTS];	/* of the rivals and the sibling */
 	struct slot slot[NR_SLOTS];
 	/*
@@ -388,7 +387,6 @@ struct win {
 	__u64 max_raw;			/* longest sample as measured */
 	__u64 stalled;			/* stall time taken out of samples */
 	__u64 repaid;			/* samples left out: see net_of_stalls() */
-	__u64 charged;			/* migrate: the yielder's CPU time taken out */
 	__u64 n;			/* samples kept */
 	bool cut, full;
 	double wall_s;
@@ -569,7 +567,7 @@ static __u64 thread_cpu_ns(void)
 static noreturn void yielder_run(struct win_shared *sh, bool migrate)
 {
 	__u64 ty, t1, d, count = 0, n = 0, ny = 0, dmx = 0, mig = 0, at = 0;
-	__u64 first_once = 0, ran = 0, ran1, charged = 0, charged_ns = 0;
+	__u64 first_once = 0, ran = 0, ran1, charged = 0;
 	__u64 next_mig = UINT64_MAX, once = 0;
 	bool charges = opt_net || migrate;
 	long sw, sw1;
@@ -590,9 +588,6 @@ static noreturn void yielder_run(struct win_shared *sh, bool migrate)
 			ran1 = thread_cpu_ns();
 			charged = (charged & 1) << 1 |
 				  (ran1 - ran > STALL_MIN_NS);
-			if ((charged & 1) && ty >= sh->start_ns &&
-			    ty < sh->end_ns)
-				charged_ns += ran1 - ran;
 			ran = ran1;
 		}
 		sw1 = nivcsw();
@@ -638,7 +633,6 @@ static noreturn void yielder_run(struct win_shared *sh, bool migrate)
 	sh->max = dmx;
 	sh->max_at = at;
 	sh->migrations = mig;
-	sh->charged_ns = charged_ns;
 	__atomic_store_n(&sh->done, 1, __ATOMIC_RELEASE);
 	scy_futex_wake(&sh->done, 1);
 	for (;;)
@@ -1696,17 +1690,6 @@ static int run_window(const struct ct_cell *c, struct win *w)
 	ncpu = ev == EV_MIGRATE ? 2 : 1;
 	ysum = s1.counter[SLOT_YIELDER] - s0.counter[SLOT_YIELDER];
 	ycpu = s1.cpu[SLOT_YIELDER] - s0.cpu[SLOT_YIELDER];
-	/*
-	 * migrate: the other vCPU's turn on a host thread they share is
-	 * charged to the task running on this one; an iteration of the
-	 * yielder's loop, microseconds of its own, that was charged more
-	 * than STALL_MIN_NS is such a turn: the yielder's CPU time is
-	 * taken net of those
-	 */
-	if (ev == EV_MIGRATE) {
-		w->charged = sh->charged_ns < ycpu ? sh->charged_ns : ycpu;
-		ycpu -= w->charged;
-	}
 	osum = 0;
 	ocpu = 0;
 	for (i = SLOT_RIVAL; i < NR_SLOTS; i++) {
@@ -1791,10 +1774,6 @@ static void print_window(const struct ct_cell *c, const struct win *w)
 	off += snprintf(line + off, sizeof(line) - off,
 			" loops %.3f%%; cpu %s (busy %.0f%%);",
 			100 * w->loop_share, shares, 100 * w->busy);
-	if (w->charged)
-		off += snprintf(line + off, sizeof(line) - off,
-				" yielder's cpu net of %.1fms charged to it %.2f%%;",
-				ms(w->charged), 100 * w->cpu_share);
 	snprintf(line + off, sizeof(line) - off, " flips %d; stall %.1fms%s%s",
 		 w->flips, ms(w->stall), w->cut ? "; CUT" : "",
 		 w->full ? "; samples full" : "");

@@ -767,6 +767,14 @@ static const char stall_g1[] =
  */
 static const char stall_cpu[] =
 	"guest time stalls (-S): a stall is charged to the task that ran through it";
+/*
+ * The migrate cells run on two CPUs.  Where those take turns on one host
+ * thread (QEMU's TCG under -icount) the other CPU's turn is charged as run
+ * time to the task running on this one, the yielder as often as not: its
+ * CPU time is not its own, while its loop count is.
+ */
+static const char migrate_cpu[] =
+	"migrate: where two vCPUs share a host thread, one's turn is charged to the other's task";
 
 void ct_time_limits(const struct ct_sched *sp, const struct ct_bound *b,
 		    const struct ct_win *k0, __u64 *lim50, __u64 *lim99,
@@ -797,7 +805,8 @@ void ct_judge(const struct ct_sched *sp, const struct ct_cell *c,
 	bool timed = !untimed, ok50, ok99, okmax;
 	/* why the CPU shares (shares, G4) are not judged, NULL: judged */
 	const char *cpu_why = untimed ? untimed :
-			      sp->stalls ? stall_cpu : NULL;
+			      sp->stalls ? stall_cpu :
+			      c->ev == EV_MIGRATE ? migrate_cpu : NULL;
 	const char *why = "";
 	char *m;
 	size_t len;

@@ -52,7 +52,7 @@
 
 enum prop {
 	P_BOUND, P_STAYS, P_PASS, P_P50, P_P99, P_MAX, P_G1, P_LOOP, P_UNTIMED,
-	P_STALLS, P_G5, P_REWEIGHT, P_NOYIELD, P_STALL_WIN, P_TICK, NR_PROP
+	P_STALLS, P_G5, P_REWEIGHT, P_NOYIELD, P_STALL_WIN, P_TICK, P_CPU, NR_PROP
 };
 
 static const char * const prop_text[NR_PROP] = {
@@ -71,6 +71,7 @@ static const char * const prop_text[NR_PROP] = {
 	"a knob-1 window without a yield, time judged: the time line fails, and so do the shares where they are judged",
 	"a loop share over 0.5% in a window with a stall as long as the window: a SKIP with -S or -U; it fails with a stall a millisecond shorter, and where time is judged",
 	"a knob-1 window one tick past the bound (the larger of the contract's and knob 0's figure, or their sum where the cell sums them) at p50, at p99, at the max: the time line fails each time; 175 us past at all three (the path from the tick back into the yielder) passes",
+	"a knob-1 CPU share 2 points over knob 0's fails the shares wherever they are judged, but in the migrate cells, whose CPU time holds the other vCPU's turns (the loop share still judged there)",
 };
 
 static int held[NR_PROP], failed[NR_PROP];
@@ -241,6 +242,18 @@ static void check_cell(const struct ct_sched *sp, const char *kname,
 	grown.loop_share = 0.006;
 	ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
 	note(P_LOOP, ct_heavy_rival(c, &why) ? j2.st[CT_SHARES] == CT_FAIL :
+	     j2.st[CT_SHARES] == CT_SKIP, what);
+
+	/* the CPU share: judged beside the loop share, but not in migrate cells */
+	grown = k1;
+	grown.cpu_share = k0.cpu_share + 0.02;
+	ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
+	note(P_CPU, !ct_heavy_rival(c, &why) ? j2.st[CT_SHARES] == CT_SKIP :
+	     c->ev == EV_MIGRATE ? j2.st[CT_SHARES] == CT_OK :
+	     j2.st[CT_SHARES] == CT_FAIL, what);
+	grown.loop_share = 0.006;
+	ct_judge(sp, c, &k0, &grown, &nosib, NULL, &j2);
+	note(P_CPU, ct_heavy_rival(c, &why) ? j2.st[CT_SHARES] == CT_FAIL :
 	     j2.st[CT_SHARES] == CT_SKIP, what);
 
 	/* -U: what time moves is a SKIP, even far over its limit */
