@@ -71,7 +71,7 @@ static const char * const prop_text[NR_PROP] = {
 	"a knob-1 window without a yield, time judged: the time line fails, and so do the shares where they are judged",
 	"a loop share over 0.5% in a window with a stall as long as the window: a SKIP with -S or -U; it fails with a stall a millisecond shorter, and where time is judged",
 	"a knob-1 window one tick past the bound (the larger of the contract's and knob 0's figure, or their sum where the cell sums them) at p50, at p99, at the max: the time line fails each time; 175 us past at all three (the path from the tick back into the yielder) passes",
-	"a knob-1 CPU share 2 points over knob 0's fails the shares wherever they are judged, but in the migrate cells, whose CPU time holds the other vCPU's turns (the loop share still judged there)",
+	"a knob-1 CPU share 2 points over knob 0's fails the shares wherever they are judged, except in the migrate cells, whose CPU time holds the other vCPU's turns (the loop share still judged there)",
 };
 
 static int held[NR_PROP], failed[NR_PROP];
